@@ -1,0 +1,20 @@
+import { spawnSync } from 'node:child_process';
+import type { SessionView } from '../../core/types.js';
+import { AmuxError } from '../../errors.js';
+import type { Client } from '../../client/client.js';
+import { attachArgs } from '../../tmux/commands.js';
+
+/** `amux attach`: this terminal joins the session's tmux session (`-r` read-only). */
+export async function attachCommand(client: Client, ref: string, opts: { readOnly?: boolean }): Promise<number> {
+  if (!process.stdin.isTTY || !process.stdout.isTTY) {
+    throw new AmuxError('not_a_tty', `cannot attach to ${ref}: stdin and stdout must be a terminal; use 'amux logs -f' or 'amux send' from scripts`);
+  }
+  const { session } = await client.json<{ session: SessionView }>('GET', `/v1/sessions/${encodeURIComponent(ref)}`);
+  if (session.removed) throw new AmuxError('invalid_state', `session ${session.id} was removed`);
+  const env = { ...process.env };
+  delete env.TMUX;
+  const res = spawnSync('tmux', ['-S', client.paths.tmuxSocket, ...attachArgs(session.id, opts.readOnly === true)], { stdio: 'inherit', env });
+  if (res.error) throw new AmuxError('tmux_unavailable', `cannot run tmux: ${res.error.message}`);
+  if (res.status !== 0) throw new AmuxError('invalid_state', `session ${session.id} (${session.status}) has no tmux session to attach to anymore; see 'amux logs ${session.id}'`);
+  return 0;
+}

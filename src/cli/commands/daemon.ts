@@ -1,0 +1,78 @@
+import { AmuxError } from '../../errors.js';
+import { Client } from '../../client/client.js';
+import { isNotRunning, send } from '../../client/http.js';
+import { launchDaemon } from '../../client/launcher.js';
+import { printJson, writeOut } from '../output.js';
+
+interface Health {
+  pid: number;
+  socket: string;
+  version: string;
+  uptimeMs: number;
+  sessions: number;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function health(client: Client): Promise<Health | null> {
+  try {
+    return await client.json<Health>('GET', '/v1/health');
+  } catch (err) {
+    if (err instanceof AmuxError && err.code === 'daemon_unreachable') return null;
+    throw err;
+  }
+}
+
+/** `amux daemon start|stop|status|run`. */
+export async function daemonCommand(action: string, opts: { json?: boolean }): Promise<number> {
+  const client = new Client(undefined, false);
+  switch (action) {
+    case 'start': {
+      let h = await health(client);
+      if (!h) {
+        await launchDaemon(client.paths);
+        h = await health(client);
+      }
+      await writeOut(`amux daemon running (pid ${h?.pid})\n`);
+      return 0;
+    }
+    case 'stop': {
+      const h = await health(client);
+      if (!h) {
+        await writeOut('amux daemon is not running\n');
+        return 0;
+      }
+      await client.json('POST', '/v1/daemon/stop');
+      for (let i = 0; i < 200; i++) {
+        try {
+          (await send(client.paths.socket, 'GET', '/v1/health')).resume();
+        } catch (err) {
+          if (isNotRunning(err)) {
+            await writeOut(`amux daemon stopped (pid ${h.pid}); sessions keep running\n`);
+            return 0;
+          }
+        }
+        await sleep(50);
+      }
+      throw new AmuxError('operation_failed', `the daemon (pid ${h.pid}) did not stop within 10s; kill it with: kill ${h.pid}`);
+    }
+    case 'status': {
+      const h = await health(client);
+      if (!h) {
+        if (opts.json) printJson(null);
+        process.stderr.write(`amux daemon is not running (AMUX_HOME ${client.paths.home})\n`);
+        return 3;
+      }
+      if (opts.json) printJson(h);
+      else await writeOut(`amux daemon running: pid ${h.pid}, version ${h.version}, up ${Math.round(h.uptimeMs / 1000)}s, ${h.sessions} sessions, socket ${h.socket}\n`);
+      return 0;
+    }
+    case 'run': {
+      const { runDaemon } = await import('../../daemon/main.js');
+      await runDaemon();
+      return new Promise<number>(() => undefined); // serves until stopped
+    }
+    default:
+      throw new AmuxError('usage', `unknown daemon action '${action}': use start, stop, status or run`);
+  }
+}

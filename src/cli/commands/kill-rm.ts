@@ -1,0 +1,31 @@
+import type { SessionView } from '../../core/types.js';
+import { toAmuxError } from '../../errors.js';
+import type { Client } from '../../client/client.js';
+import { writeOut } from '../output.js';
+
+/** Applies `op` to every reference; prints the ids done, one error line per failure, exit 1 if any failed. */
+async function forEach(refs: string[], op: (ref: string) => Promise<SessionView>): Promise<number> {
+  const results = await Promise.allSettled(refs.map(op));
+  let code = 0;
+  for (const [i, r] of results.entries()) {
+    if (r.status === 'fulfilled') await writeOut(`${r.value.id}\n`);
+    else {
+      const e = toAmuxError(r.reason);
+      process.stderr.write(`amux: ${refs[i]}: ${e.message}\n`);
+      code = Math.max(code, e.exitCode);
+    }
+  }
+  return code;
+}
+
+/** `amux kill`: signal, grace, SIGKILL, close; a finished session is a no-op. */
+export function killCommand(client: Client, refs: string[], opts: { signal: string; grace?: number }): Promise<number> {
+  return forEach(refs, (ref) =>
+    client.json<SessionView>('POST', `/v1/sessions/${encodeURIComponent(ref)}/kill`, { signal: opts.signal, graceMs: opts.grace }));
+}
+
+/** `amux rm`: remove finished sessions (`-f`: kill live ones first). */
+export function rmCommand(client: Client, refs: string[], opts: { force?: boolean; grace?: number }): Promise<number> {
+  const q = `?force=${opts.force ? 1 : 0}${opts.grace !== undefined ? `&graceMs=${opts.grace}` : ''}`;
+  return forEach(refs, (ref) => client.json<SessionView>('DELETE', `/v1/sessions/${encodeURIComponent(ref)}${q}`));
+}

@@ -1,0 +1,44 @@
+import { formatAge } from '../../core/duration.js';
+import type { SessionView } from '../../core/types.js';
+import type { Client } from '../../client/client.js';
+import { formatTable, printJson, statusPainter, useColor, writeOut } from '../output.js';
+
+export interface PsOptions {
+  quiet?: boolean;
+  json?: boolean;
+  status?: string;
+  trunc?: boolean;
+}
+
+const COMMAND_WIDTH = 40;
+
+function oneLine(text: string, trunc: boolean): string {
+  const flat = text.replace(/\s*\n\s*/g, ' ↵ ');
+  return trunc && flat.length > COMMAND_WIDTH ? `${flat.slice(0, COMMAND_WIDTH - 1)}…` : flat;
+}
+
+/** `amux ps`: sessions not removed, newest first. */
+export async function psCommand(client: Client, opts: PsOptions): Promise<number> {
+  const query = opts.status ? `?status=${encodeURIComponent(opts.status)}` : '';
+  const sessions = await client.json<SessionView[]>('GET', `/v1/sessions${query}`);
+  if (opts.json) {
+    printJson(sessions);
+    return 0;
+  }
+  if (opts.quiet) {
+    await writeOut(sessions.map((s) => `${s.id}\n`).join(''));
+    return 0;
+  }
+  const paint = await statusPainter(useColor());
+  const now = Date.now();
+  const rows = sessions.map((s) => [
+    s.id,
+    s.name ?? '',
+    paint(s.status),
+    s.exitCode === null ? '' : String(s.exitCode),
+    formatAge(now - Date.parse(s.createdAt)),
+    oneLine(s.command ?? '(shell)', opts.trunc !== false),
+  ]);
+  await writeOut(await formatTable(['ID', 'NAME', 'STATUS', 'EXIT', 'AGE', 'COMMAND'], rows));
+  return 0;
+}

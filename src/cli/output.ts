@@ -1,0 +1,48 @@
+import type { SessionStatus } from '../core/types.js';
+
+/** Colours only on a TTY, never with NO_COLOR or --no-color (SPEC §4). */
+export function useColor(stream: NodeJS.WriteStream = process.stdout): boolean {
+  if (process.env.NO_COLOR !== undefined && process.env.NO_COLOR !== '') return false;
+  if (process.argv.includes('--no-color')) return false;
+  return stream.isTTY === true;
+}
+
+type Paint = (s: string) => string;
+
+/** Status colouring; chalk is loaded only when colour is on, off the non-TTY hot path. */
+export async function statusPainter(color: boolean): Promise<(status: SessionStatus) => string> {
+  if (!color) return (s) => s;
+  const { default: chalk } = await import('chalk');
+  const paint: Record<SessionStatus, Paint> = {
+    pending: chalk.gray, working: chalk.cyan, idle: chalk.yellow, paused: chalk.magenta,
+    completed: chalk.green, failed: chalk.red, stopped: chalk.gray, expired: chalk.red,
+  };
+  return (s) => paint[s](s);
+}
+
+export function printJson(value: unknown): void {
+  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+/** Writes and waits until the data is handed to the OS (so an exit right after loses nothing). */
+export function writeOut(data: string | Buffer, stream: NodeJS.WriteStream = process.stdout): Promise<void> {
+  return new Promise((resolve) => {
+    if (stream.write(data)) resolve();
+    else stream.once('drain', () => resolve());
+  });
+}
+
+/** Aligned, borderless columns like `docker ps` (cli-table3, loaded lazily). */
+export async function formatTable(head: string[], rows: string[][]): Promise<string> {
+  const { default: Table } = await import('cli-table3');
+  const table = new Table({
+    head,
+    style: { head: [], border: [], 'padding-left': 0, 'padding-right': 2 },
+    chars: {
+      top: '', 'top-mid': '', 'top-left': '', 'top-right': '', bottom: '', 'bottom-mid': '', 'bottom-left': '',
+      'bottom-right': '', left: '', 'left-mid': '', mid: '', 'mid-mid': '', right: '', 'right-mid': '', middle: '',
+    },
+  });
+  table.push(...rows);
+  return `${table.toString().split('\n').map((l) => l.trimEnd()).join('\n')}\n`;
+}

@@ -1,0 +1,116 @@
+import { Command, Option } from 'commander';
+import { Client } from '../client/client.js';
+import { parseSignal } from '../core/signals.js';
+import { VERSION } from '../version.js';
+import { attachCommand } from './commands/attach.js';
+import { daemonCommand } from './commands/daemon.js';
+import { inspectCommand } from './commands/inspect.js';
+import { killCommand, rmCommand } from './commands/kill-rm.js';
+import { logsCommand } from './commands/logs.js';
+import { psCommand } from './commands/ps.js';
+import { runCommand } from './commands/run.js';
+import { sendCommand } from './commands/send.js';
+import { waitCommand } from './commands/wait.js';
+import { durationOption, envOption, intOption } from './parse.js';
+
+/** Builds the commander program; each action resolves to the process exit code via `setExit`. */
+export function buildProgram(setExit: (code: number) => void): Command {
+  const client = () => new Client();
+  const program = new Command('amux')
+    .description('Run commands and shells as tmux-backed sessions; know which are working, idle or done, with exact exit codes.')
+    .version(VERSION, '-V, --version')
+    .option('--no-color', 'never colour output (also: NO_COLOR)')
+    .enablePositionalOptions()
+    .showSuggestionAfterError(true)
+    .addHelpText('after', '\nEnvironment: AMUX_HOME (state directory, default ~/.local/state/amux), NO_COLOR.\nSession references: full id, exact name, or unique id prefix.');
+
+  program
+    .command('run')
+    .description('start a session running CMD (one argument: a shell line; several: an exact argv), or a shell; prints its id')
+    .argument('[cmd...]', 'the command, after --')
+    .option('-n, --name <name>', 'a unique name for the session')
+    .option('-C, --cwd <dir>', 'working directory (must exist; default: here)')
+    .option('-e, --env <KEY=VAL>', 'set an environment variable (repeatable)', envOption)
+    .option('-w, --wait', "stream the command's output and exit with its exit code")
+    .option('--rm', 'remove the session once it has finished')
+    .option('--json', 'print the session as JSON')
+    .passThroughOptions()
+    .action(async (cmd: string[], opts) => setExit(await runCommand(client(), cmd, opts)));
+
+  program
+    .command('ps')
+    .description('list sessions not removed, newest first')
+    .option('-q, --quiet', 'ids only')
+    .option('--json', 'JSON array')
+    .option('--status <list>', 'only these statuses (comma-separated)')
+    .option('--no-trunc', 'do not shorten commands')
+    .action(async (opts) => setExit(await psCommand(client(), opts)));
+
+  program
+    .command('inspect')
+    .description('the whole record as JSON: session, jobs, recent events')
+    .argument('<id>', 'session id, name or unique prefix')
+    .action(async (ref: string) => setExit(await inspectCommand(client(), ref)));
+
+  program
+    .command('logs')
+    .description('output of a session (plain text; --raw for exact bytes; --screen for what the pane shows)')
+    .argument('<id>', 'session id, name, unique prefix, or job id job-<id>-1')
+    .option('-f, --follow', 'keep printing until the session finishes')
+    .option('-n, --tail <lines>', 'only the last N lines', intOption('--tail'))
+    .option('--raw', 'exact bytes, escape sequences included')
+    .option('--screen', 'what the pane shows right now')
+    .option('--since-offset <bytes>', 'start at this absolute byte offset', intOption('--since-offset'))
+    .option('--limit <bytes>', 'at most this many bytes', intOption('--limit'))
+    .option('--json', 'one object {offset, nextOffset, truncated, data} (for paging)')
+    .action(async (ref: string, opts) => setExit(await logsCommand(client(), ref, opts)));
+
+  program
+    .command('wait')
+    .description('block until all are finished; exit with the first non-zero exit code (124 on --timeout)')
+    .argument('<ids...>', 'session ids, names or prefixes')
+    .option('--timeout <dur>', 'give up after this long (exit 124)', durationOption('--timeout'))
+    .option('--json', 'print [{id,status,exitCode}]')
+    .action(async (refs: string[], opts) => setExit(await waitCommand(client(), refs, opts)));
+
+  program
+    .command('kill')
+    .description('signal every process of the sessions, SIGKILL survivors after --grace, close them (status stopped)')
+    .argument('<ids...>', 'session ids, names or prefixes')
+    .addOption(new Option('-s, --signal <sig>', 'signal name or number').default('TERM').argParser((v) => parseSignal(v)))
+    .option('--grace <dur>', 'time before SIGKILL (default 5s)', durationOption('--grace'))
+    .action(async (refs: string[], opts) => setExit(await killCommand(client(), refs, opts)));
+
+  program
+    .command('rm')
+    .description('remove finished sessions (history rows stay); -f kills live ones first')
+    .argument('<ids...>', 'session ids, names or prefixes')
+    .option('-f, --force', 'kill live sessions, then remove them')
+    .action(async (refs: string[], opts) => setExit(await rmCommand(client(), refs, opts)));
+
+  program
+    .command('send')
+    .description('type TEXT into the session, then Enter')
+    .argument('<id>', 'session id, name or prefix')
+    .argument('[text...]', 'text (words joined by spaces), or key names with --keys')
+    .option('--no-enter', 'do not press Enter after the text')
+    .option('--keys', 'the words are tmux key names, e.g. C-c Up Enter')
+    .passThroughOptions()
+    .action(async (ref: string, words: string[], opts) => setExit(await sendCommand(client(), ref, words, opts)));
+
+  program
+    .command('attach')
+    .description('attach this terminal to the session (detach with C-b d)')
+    .argument('<id>', 'session id, name or prefix')
+    .option('-r, --read-only', 'watch without typing')
+    .action(async (ref: string, opts) => setExit(await attachCommand(client(), ref, opts)));
+
+  program
+    .command('daemon')
+    .description('manage the daemon: start, stop (sessions keep running), status (exit 3 when not running), run (foreground)')
+    .argument('<action>', 'start | stop | status | run')
+    .option('--json', 'status as JSON {pid, socket, version, uptimeMs, sessions}')
+    .action(async (action: string, opts) => setExit(await daemonCommand(action, opts)));
+
+  return program;
+}

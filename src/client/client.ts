@@ -1,0 +1,40 @@
+import type { IncomingMessage } from 'node:http';
+import { AmuxError } from '../errors.js';
+import { amuxPaths, MAX_SOCKET_PATH, type AmuxPaths } from '../paths.js';
+import { errorFrom, isNotRunning, readBody, send } from './http.js';
+import { launchDaemon } from './launcher.js';
+
+/** The CLI's only way to the daemon: its HTTP API, starting the daemon when it is not running. */
+export class Client {
+  readonly paths: AmuxPaths;
+
+  constructor(paths: AmuxPaths = amuxPaths(), private readonly autostart = true) {
+    this.paths = paths;
+    if (Buffer.byteLength(paths.socket) > MAX_SOCKET_PATH) {
+      throw new AmuxError('daemon_unreachable', `AMUX_HOME ${paths.home} is too long for a Unix socket path; use a shorter AMUX_HOME`);
+    }
+  }
+
+  /** A raw response (2xx), for streams. Errors become AmuxError. */
+  async raw(method: string, path: string, body?: unknown): Promise<IncomingMessage> {
+    let res: IncomingMessage;
+    try {
+      res = await send(this.paths.socket, method, path, body);
+    } catch (err) {
+      if (!isNotRunning(err)) throw err;
+      if (!this.autostart) throw new AmuxError('daemon_unreachable', `the amux daemon is not running (socket ${this.paths.socket}); start it with 'amux daemon start'`);
+      await launchDaemon(this.paths);
+      res = await send(this.paths.socket, method, path, body).catch((e) => {
+        throw isNotRunning(e) ? new AmuxError('daemon_unreachable', `the amux daemon did not answer after starting; see ${this.paths.daemonLog}`) : e;
+      });
+    }
+    if ((res.statusCode ?? 500) >= 400) throw await errorFrom(res);
+    return res;
+  }
+
+  async json<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const res = await this.raw(method, path, body);
+    const buf = await readBody(res);
+    return (buf.length ? JSON.parse(buf.toString('utf8')) : undefined) as T;
+  }
+}

@@ -1,0 +1,45 @@
+import { AmuxError } from '../errors.js';
+
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+const PART = /(\d+(?:\.\d+)?)(ms|s|m|h|d)/y;
+
+/** Parses `1500ms`, `90s`, `5m`, `2h`, `1h30m`, `1d`, or a bare integer (seconds) into ms. */
+export function parseDuration(input: string, what = 'duration'): number {
+  const text = String(input).trim();
+  const fail = () =>
+    new AmuxError('usage', `invalid ${what} '${input}': use e.g. 1500ms, 90s, 5m, 2h, 1h30m, 1d, or a number of seconds`);
+  if (/^\d+$/.test(text)) return checked(Number(text) * 1000, fail);
+  if (text === '') throw fail();
+  let total = 0;
+  PART.lastIndex = 0;
+  while (PART.lastIndex < text.length) {
+    const start = PART.lastIndex;
+    const m = PART.exec(text);
+    if (!m || m.index !== start) throw fail();
+    total += Number(m[1]) * UNIT_MS[m[2]!]!;
+  }
+  return checked(Math.round(total), fail);
+}
+
+function checked(ms: number, fail: () => AmuxError): number {
+  if (!Number.isFinite(ms) || ms > Number.MAX_SAFE_INTEGER) throw fail();
+  return ms;
+}
+
+/** A short human age: `45s`, `3m`, `2h`, `4d`. */
+export function formatAge(ms: number): string {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m`;
+  if (s < 86_400) return `${Math.floor(s / 3600)}h`;
+  return `${Math.floor(s / 86_400)}d`;
+}
+
+/** Parses a byte size: `8MiB`, `512KiB`, `1048576`, `2MB`. */
+export function parseBytes(input: string, what = 'size'): number {
+  const m = /^(\d+(?:\.\d+)?)\s*(b|kib|kb|k|mib|mb|m|gib|gb|g)?$/i.exec(String(input).trim());
+  if (!m) throw new AmuxError('usage', `invalid ${what} '${input}': use a byte count or e.g. 512KiB, 8MiB`);
+  const unit = (m[2] ?? 'b').toLowerCase();
+  const mult = unit.startsWith('k') ? 1024 : unit.startsWith('m') ? 1024 ** 2 : unit.startsWith('g') ? 1024 ** 3 : 1;
+  return Math.floor(Number(m[1]) * mult);
+}

@@ -1,0 +1,55 @@
+import type { SessionStatus } from './types.js';
+
+/** A session as stored (times in epoch ms). The store maps rows to this; the API maps it to SessionView. */
+export interface SessionRecord {
+  id: string;
+  name: string | null;
+  status: SessionStatus;
+  command: string | null;
+  cwd: string;
+  exitCode: number | null;
+  signal: string | null;
+  error: string | null;
+  createdAt: number;
+  startedAt: number | null;
+  endedAt: number | null;
+  lastActivityAt: number | null;
+  pid: number | null;
+  paneId: string | null;
+  nonce: string;
+  autoRemove: boolean;
+  removedAt: number | null;
+  lastOutput: string | null;
+  logBytes: number;
+  logTruncated: boolean;
+  /** Size of one log chunk and the cap in force when the session started (ADR 0005). */
+  logChunkBytes: number;
+  logCapBytes: number;
+  /** The session has a main command (job 1); otherwise it is a shell session. */
+  hasCommand: boolean;
+}
+
+export type JobStatus = 'running' | 'completed' | 'failed' | 'killed';
+
+export interface JobRecord {
+  id: string;
+  sessionId: string;
+  seq: number;
+  command: string;
+  background: boolean;
+  status: JobStatus;
+  exitCode: number | null;
+  signal: string | null;
+  pid: number | null;
+  startedAt: number;
+  endedAt: number | null;
+}
+
+export interface EventRecord {
+  id: number;
+  sessionId: string;
+  jobId: string | null;
+  type: string;
+  data: Record<string, unknown>;
+  createdAt: number;
+}

@@ -1,0 +1,61 @@
+import { signalFromStatus } from './signals.js';
+import type { SessionStatus } from './types.js';
+
+/** What one refresh observed about a live session (SPEC §2, detection order). */
+export interface Observation {
+  /** The tmux session exists. */
+  present: boolean;
+  paneDead: boolean;
+  paneDeadStatus: number | null;
+  /** Exit status of the main command, from its exit-status file; null when not finished or none. */
+  mainExit: number | null;
+  /** A job (the main command, later exec jobs) is running in the shell. */
+  jobRunning: boolean;
+  /** Number of direct child processes of the session's shell. */
+  children: number;
+  /** The captured pane's hash differs from the previous one. */
+  outputChanged: boolean;
+}
+
+export interface Decision {
+  status: SessionStatus;
+  reason: string;
+  error?: string;
+  exitCode?: number | null;
+  signal?: string | null;
+}
+
+/**
+ * Decides the status of a non-terminal, started session. Pure; the monitor feeds it.
+ *
+ * An exit-status file proves the main command finished with that code, so it is read before
+ * the "session gone" and "pane dead" rules: a session that vanished after its command ended
+ * keeps the real exit code (ADR 0003).
+ */
+export function decideStatus(
+  current: SessionStatus,
+  obs: Observation,
+  timing: { now: number; lastActivityAt: number; idleThresholdMs: number },
+): Decision {
+  if (obs.mainExit !== null) return finished(obs.mainExit);
+  if (!obs.present) return { status: 'failed', reason: 'tmux session gone', error: 'tmux session no longer exists' };
+  if (obs.paneDead) {
+    const st = obs.paneDeadStatus;
+    const sig = st === null ? null : signalFromStatus(st);
+    const detail = st === null ? '' : sig ? ` (${sig})` : ` (status ${st})`;
+    return { status: 'failed', reason: 'shell exited', error: `shell process exited${detail}`, exitCode: st, signal: sig };
+  }
+  if (current === 'paused') return { status: 'paused', reason: 'paused' };
+  if (obs.outputChanged) return { status: 'working', reason: 'output changed' };
+  if (!obs.jobRunning && obs.children === 0) return { status: 'idle', reason: 'shell at its prompt' };
+  if (timing.now - timing.lastActivityAt >= timing.idleThresholdMs) return { status: 'idle', reason: 'output unchanged' };
+  return { status: current === 'pending' ? 'working' : current, reason: 'unchanged' };
+}
+
+/** The terminal decision for a main command that exited with `code`. */
+export function finished(code: number): Decision {
+  if (code === 0) return { status: 'completed', reason: 'command exited', exitCode: 0, signal: null };
+  const signal = signalFromStatus(code);
+  const error = signal ? `killed by signal ${signal}` : `command exited with code ${code}`;
+  return { status: 'failed', reason: 'command exited', error, exitCode: code, signal };
+}

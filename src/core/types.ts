@@ -1,0 +1,70 @@
+/** Session status (SPEC §2). */
+export const SESSION_STATUSES = ['pending', 'working', 'idle', 'paused', 'completed', 'failed', 'stopped', 'expired'] as const;
+export type SessionStatus = (typeof SESSION_STATUSES)[number];
+
+export const TERMINAL_STATUSES: ReadonlySet<SessionStatus> = new Set(['completed', 'failed', 'stopped', 'expired']);
+export const LIVE_STATUSES: ReadonlySet<SessionStatus> = new Set(['working', 'idle', 'paused']);
+
+export function isTerminal(status: SessionStatus): boolean {
+  return TERMINAL_STATUSES.has(status);
+}
+
+export function isSessionStatus(value: string): value is SessionStatus {
+  return (SESSION_STATUSES as readonly string[]).includes(value);
+}
+
+/** A session as the API returns it (SPEC §4: camelCase, ISO-8601 UTC, null where unknown). */
+export interface SessionView {
+  id: string;
+  name: string | null;
+  status: SessionStatus;
+  command: string | null;
+  cwd: string;
+  exitCode: number | null;
+  signal: string | null;
+  error: string | null;
+  createdAt: string;
+  startedAt: string | null;
+  endedAt: string | null;
+  durationMs: number | null;
+  lastActivityAt: string | null;
+  pid: number | null;
+  removed: boolean;
+  removedAt: string | null;
+  logBytes: number;
+  logTruncated: boolean;
+  autoRemove: boolean;
+}
+
+/** One event row (SPEC §6). */
+export interface EventView {
+  id: number;
+  sessionId: string;
+  jobId: string | null;
+  type: string;
+  data: Record<string, unknown>;
+  createdAt: string;
+}
+
+/** The answer of `POST /v1/wait`: one entry per requested session, in request order. */
+export interface WaitResult {
+  id: string;
+  status: SessionStatus;
+  exitCode: number | null;
+  signal: string | null;
+}
+
+/** The body of `POST /v1/sessions`. */
+export interface CreateSessionRequest {
+  /** A shell command line, run by the session's bash. Mutually exclusive with `argv`. */
+  command?: string;
+  /** An exact argv; each word is passed literally. */
+  argv?: string[];
+  name?: string;
+  /** Absolute working directory; must exist. */
+  cwd: string;
+  /** The complete environment of the session (usually the caller's), plus `-e` overrides. */
+  env?: Record<string, string>;
+  /** Remove the session once it has finished. */
+  autoRemove?: boolean;
+}

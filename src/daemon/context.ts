@@ -1,0 +1,39 @@
+import { EventEmitter } from 'node:events';
+import type { Settings } from '../core/settings.js';
+import type { AmuxPaths } from '../paths.js';
+import type { Store } from '../store/session-store.js';
+import type { Tmux } from '../tmux/tmux.js';
+
+/** What the daemon keeps in memory per live session, next to the SQLite row. */
+export interface Runtime {
+  /** Cheap fingerprint from list-panes and the log size; a change triggers a capture. */
+  fingerprint?: string;
+  /** FNV-1a of the last captured screen. */
+  screenHash?: string;
+  /** Current log chunk index (a hint for logSize). */
+  logIndex: number;
+  /** A kill or remove is in progress: the monitor leaves the session alone. */
+  busy: boolean;
+}
+
+/** Everything the daemon's parts share. */
+export interface DaemonContext {
+  paths: AmuxPaths;
+  settings: Settings;
+  store: Store;
+  tmux: Tmux;
+  bash: string;
+  startedAt: number;
+  runtime: Map<string, Runtime>;
+  /** Emits `change` (sessionId) after any status change or new session. */
+  bus: EventEmitter;
+}
+
+export function runtimeOf(ctx: DaemonContext, id: string): Runtime {
+  let rt = ctx.runtime.get(id);
+  if (!rt) {
+    rt = { logIndex: 0, busy: false };
+    ctx.runtime.set(id, rt);
+  }
+  return rt;
+}

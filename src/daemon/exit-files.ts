@@ -1,0 +1,25 @@
+import { readFileSync } from 'node:fs';
+import { exitFile } from '../paths.js';
+import type { DaemonContext } from './context.js';
+
+/** Parses an exit-status file's text; null while it is empty or half-written. */
+export function parseExitStatus(text: string): number | null {
+  const m = /^(\d{1,3})\n$/.exec(text);
+  return m ? Number(m[1]) : null;
+}
+
+/** Reads the exit status of job `seq` of session `id`, written by the session's shell. */
+export function readExitStatus(ctx: DaemonContext, id: string, seq: number): number | null {
+  try {
+    return parseExitStatus(readFileSync(exitFile(ctx.paths, id, seq), 'latin1'));
+  } catch {
+    return null;
+  }
+}
+
+/** Splits an exit-file name: `<sessionId>.<seq>` (a job ended) or `<sessionId>.shell` (the shell exited; seq 0). */
+export function parseExitFileName(name: string): { id: string; seq: number } | null {
+  const m = /^([0-9a-f]{8})\.(\d+|shell)$/.exec(name);
+  if (!m) return null;
+  return { id: m[1]!, seq: m[2] === 'shell' ? 0 : Number(m[2]) };
+}

@@ -1,0 +1,90 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { AmuxError, toAmuxError } from '../errors.js';
+
+export type Params = Record<string, string>;
+export interface Request {
+  req: IncomingMessage;
+  res: ServerResponse;
+  params: Params;
+  query: URLSearchParams;
+  body: () => Promise<unknown>;
+}
+export type Handler = (r: Request) => Promise<unknown>;
+
+interface Route {
+  method: string;
+  parts: string[];
+  handler: Handler;
+}
+
+const MAX_BODY = 32 * 1024 * 1024;
+
+/** A tiny router: `/v1/sessions/:ref/logs` style patterns; handlers return JSON or write the response. */
+export class Router {
+  private readonly routes: Route[] = [];
+
+  on(method: string, pattern: string, handler: Handler): this {
+    this.routes.push({ method, parts: pattern.split('/').filter(Boolean), handler });
+    return this;
+  }
+
+  async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    try {
+      const url = new URL(req.url ?? '/', 'http://amux');
+      const segs = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
+      let allowed = false;
+      for (const route of this.routes) {
+        const params = match(route.parts, segs);
+        if (!params) continue;
+        if (route.method !== req.method) {
+          allowed = true;
+          continue;
+        }
+        const result = await route.handler({ req, res, params, query: url.searchParams, body: () => readJson(req) });
+        if (!res.headersSent && !res.writableEnded) sendJson(res, result === undefined ? 204 : 200, result);
+        return;
+      }
+      throw allowed
+        ? new AmuxError('invalid_argument', `method ${req.method} not allowed on ${url.pathname}`)
+        : new AmuxError('not_found', `no route ${req.method} ${url.pathname}; see the API section of the README`);
+    } catch (err) {
+      const e = toAmuxError(err);
+      if (e.code === 'internal') process.stderr.write(`[amuxd] internal error: ${(err as Error)?.stack ?? err}\n`);
+      if (!res.headersSent) sendJson(res, e.httpStatus, { error: e.toJSON() });
+      else res.end();
+    }
+  }
+}
+
+function match(parts: string[], segs: string[]): Params | null {
+  if (parts.length !== segs.length) return null;
+  const params: Params = {};
+  for (let i = 0; i < parts.length; i++) {
+    const p = parts[i]!;
+    if (p.startsWith(':')) params[p.slice(1)] = segs[i]!;
+    else if (p !== segs[i]) return null;
+  }
+  return params;
+}
+
+export function sendJson(res: ServerResponse, status: number, value: unknown): void {
+  const body = status === 204 ? '' : JSON.stringify(value);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY) throw new AmuxError('invalid_argument', `request body larger than ${MAX_BODY} bytes`);
+    chunks.push(chunk as Buffer);
+  }
+  if (size === 0) return {};
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    throw new AmuxError('invalid_argument', 'request body is not valid JSON');
+  }
+}

@@ -1,0 +1,126 @@
+import { closeSync, openSync, readSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * A session's terminal log: fixed-size chunks `log.000000`, `log.000001`, … written by `split`
+ * straight from tmux's pipe-pane (ADR 0005). Chunk k holds absolute bytes [k·C, (k+1)·C), so
+ * offsets stay absolute when old chunks are dropped whole to respect the cap.
+ */
+export const LOG_PREFIX = 'log.';
+
+/** Chunk size for a cap: an eighth of it, between 4 KiB and 1 MiB. */
+export function chunkBytesFor(capBytes: number): number {
+  return Math.min(1024 * 1024, Math.max(4096, Math.floor(capBytes / 8)));
+}
+
+/** How many newest chunks to keep so that at most `cap` bytes stay (the partial one included). */
+export function chunksToKeep(capBytes: number, chunkBytes: number): number {
+  return Math.max(1, Math.floor(capBytes / chunkBytes));
+}
+
+export interface LogExtent {
+  /** First absolute offset still on disk. */
+  first: number;
+  /** Absolute offset just past the last byte. */
+  end: number;
+  /** Older bytes were dropped. */
+  truncated: boolean;
+  indices: number[];
+}
+
+function chunkName(index: number): string {
+  return `${LOG_PREFIX}${String(index).padStart(6, '0')}`;
+}
+
+function listChunks(logDir: string): number[] {
+  let names: string[];
+  try {
+    names = readdirSync(logDir);
+  } catch {
+    return [];
+  }
+  return names
+    .filter((n) => n.startsWith(LOG_PREFIX) && /^\d+$/.test(n.slice(LOG_PREFIX.length)))
+    .map((n) => Number(n.slice(LOG_PREFIX.length)))
+    .sort((a, b) => a - b);
+}
+
+function sizeOf(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return -1;
+  }
+}
+
+export function logExtent(logDir: string, chunkBytes: number): LogExtent {
+  const indices = listChunks(logDir);
+  if (indices.length === 0) return { first: 0, end: 0, truncated: false, indices };
+  const last = indices[indices.length - 1]!;
+  const lastSize = Math.max(0, sizeOf(join(logDir, chunkName(last))));
+  return { first: indices[0]! * chunkBytes, end: last * chunkBytes + lastSize, truncated: indices[0]! > 0, indices };
+}
+
+/**
+ * Total bytes written so far, from a hint of the current chunk index: one or two stat calls
+ * instead of a directory listing (the monitor calls it for every live session).
+ */
+export function logSize(logDir: string, chunkBytes: number, hint: number): { index: number; end: number } {
+  let index = hint;
+  for (;;) {
+    const size = sizeOf(join(logDir, chunkName(index)));
+    if (size < 0) return { index, end: index * chunkBytes };
+    if (size < chunkBytes) return { index, end: index * chunkBytes + size };
+    if (sizeOf(join(logDir, chunkName(index + 1))) < 0) return { index, end: (index + 1) * chunkBytes };
+    index++;
+  }
+}
+
+/** Drops the oldest whole chunks beyond the cap; returns whether anything was dropped. */
+export function pruneLog(logDir: string, capBytes: number, chunkBytes: number): boolean {
+  const indices = listChunks(logDir);
+  const keep = chunksToKeep(capBytes, chunkBytes);
+  const drop = indices.slice(0, Math.max(0, indices.length - keep));
+  for (const i of drop) rmSync(join(logDir, chunkName(i)), { force: true });
+  return drop.length > 0;
+}
+
+export interface LogRead {
+  data: Buffer;
+  /** Absolute offset of data[0]. */
+  offset: number;
+  /** Absolute offset just past the data: pass it as the next `sinceOffset`. */
+  nextOffset: number;
+  extent: LogExtent;
+}
+
+/** Reads up to `limit` bytes from absolute `offset` (clamped to what is still on disk). */
+export function readLog(logDir: string, chunkBytes: number, offset: number, limit: number): LogRead {
+  const extent = logExtent(logDir, chunkBytes);
+  const start = Math.min(Math.max(offset, extent.first), extent.end);
+  const stop = Math.min(extent.end, start + Math.max(0, limit));
+  const parts: Buffer[] = [];
+  let pos = start;
+  while (pos < stop) {
+    const index = Math.floor(pos / chunkBytes);
+    const within = pos - index * chunkBytes;
+    const want = Math.min(stop - pos, chunkBytes - within);
+    const buf = Buffer.alloc(want);
+    let got = 0;
+    try {
+      const fd = openSync(join(logDir, chunkName(index)), 'r');
+      try {
+        got = readSync(fd, buf, 0, want, within);
+      } finally {
+        closeSync(fd);
+      }
+    } catch {
+      break; // pruned under us: return what we have
+    }
+    parts.push(buf.subarray(0, got));
+    pos += got;
+    if (got < want) break;
+  }
+  const data = Buffer.concat(parts);
+  return { data, offset: start, nextOffset: start + data.length, extent };
+}

@@ -1,0 +1,126 @@
+import { EventEmitter } from 'node:events';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { execFileSync } from 'node:child_process';
+import { resolveSettings } from '../core/settings.js';
+import { AmuxError, EXIT, toAmuxError } from '../errors.js';
+import { amuxPaths, MAX_SOCKET_PATH } from '../paths.js';
+import { openDatabase } from '../store/database.js';
+import { Store } from '../store/session-store.js';
+import { checkTmuxVersion, Tmux } from '../tmux/tmux.js';
+import type { DaemonContext } from './context.js';
+import { acquireDaemonLock } from './lock.js';
+import { Monitor } from './monitor.js';
+import { buildRouter } from './routes.js';
+import { applyDecision } from './transitions.js';
+
+function log(msg: string): void {
+  process.stderr.write(`${new Date().toISOString()} [amuxd ${process.pid}] ${msg}\n`);
+}
+
+function readConfig(file: string): Record<string, unknown> {
+  if (!existsSync(file)) return {};
+  try {
+    const v = JSON.parse(readFileSync(file, 'utf8'));
+    if (v && typeof v === 'object' && !Array.isArray(v)) return v;
+  } catch {
+    /* reported below */
+  }
+  throw new AmuxError('invalid_argument', `${file} is not a JSON object; fix or remove it`);
+}
+
+function findBash(): string {
+  for (const p of ['/bin/bash', '/usr/bin/bash', '/usr/local/bin/bash']) if (existsSync(p)) return p;
+  try {
+    return execFileSync('sh', ['-c', 'command -v bash'], { encoding: 'utf8' }).trim() || 'bash';
+  } catch {
+    throw new AmuxError('operation_failed', 'bash not found; amux sessions run bash');
+  }
+}
+
+/** Sessions left `pending` by a daemon that died while starting them never started. */
+function reconcilePending(ctx: DaemonContext): void {
+  for (const s of ctx.store.listSessions({ statuses: ['pending'] })) {
+    applyDecision(ctx, s, { status: 'stopped', reason: 'daemon restarted', error: 'the daemon stopped before the session started' });
+  }
+}
+
+/** Runs the daemon in this process until stopped (`amux daemon run`, or detached by the CLI). */
+export async function runDaemon(): Promise<void> {
+  const paths = amuxPaths();
+  process.umask(0o077);
+  mkdirSync(paths.home, { recursive: true, mode: 0o700 });
+  chmodSync(paths.home, 0o700);
+  const lock = acquireDaemonLock(paths.lockDb);
+  if (!lock) {
+    log('another daemon holds the lock for this AMUX_HOME; exiting');
+    return;
+  }
+  try {
+    rmSync(paths.startupError, { force: true });
+    if (Buffer.byteLength(paths.socket) > MAX_SOCKET_PATH) {
+      throw new AmuxError('daemon_unreachable', `AMUX_HOME ${paths.home} is too long for a Unix socket path (max ${MAX_SOCKET_PATH - 9} bytes); use a shorter AMUX_HOME`);
+    }
+    const tmuxVersion = await checkTmuxVersion();
+    const settings = resolveSettings(readConfig(paths.config), process.env);
+    mkdirSync(paths.sessionsDir, { recursive: true, mode: 0o700 });
+    mkdirSync(paths.exitsDir, { recursive: true, mode: 0o700 });
+    const store = new Store(openDatabase(paths.db));
+    chmodSync(paths.db, 0o600);
+    const bus = new EventEmitter();
+    bus.setMaxListeners(0);
+    const ctx: DaemonContext = {
+      paths, settings, store, tmux: new Tmux(paths.tmuxSocket), bash: findBash(),
+      startedAt: Date.now(), runtime: new Map(), bus,
+    };
+    const monitor = new Monitor(ctx);
+    reconcilePending(ctx);
+    await monitor.refresh();
+    monitor.start();
+
+    let stopping = false;
+    const server = createServer({ keepAliveTimeout: 1000 });
+    const stop = () => {
+      if (stopping) return;
+      stopping = true;
+      log('stopping (sessions keep running)');
+      monitor.stop();
+      server.close(() => {
+        store.db.close();
+        rmSync(paths.socket, { force: true });
+        rmSync(paths.pidFile, { force: true });
+        lock.close();
+        process.exit(0);
+      });
+      server.closeIdleConnections();
+      setTimeout(() => server.closeAllConnections(), 3000).unref();
+    };
+    const router = buildRouter(ctx, monitor, stop);
+    server.on('request', (req, res) => void router.handle(req, res));
+    rmSync(paths.socket, { force: true });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(paths.socket, () => resolve());
+    });
+    chmodSync(paths.socket, 0o600);
+    writeFileSync(paths.pidFile, `${process.pid}\n`, { mode: 0o600 });
+    process.on('SIGTERM', stop);
+    process.on('SIGINT', stop);
+    process.on('SIGHUP', () => undefined);
+    log(`listening on ${paths.socket} (${tmuxVersion})`);
+  } catch (err) {
+    const e = toAmuxError(err);
+    log(`cannot start: ${e.message}`);
+    try {
+      writeFileSync(paths.startupError, JSON.stringify({ error: e.toJSON() }), { mode: 0o600 });
+    } catch {
+      /* nothing more to do */
+    }
+    lock.close();
+    process.exit(e.exitCode === EXIT.ok ? EXIT.failed : e.exitCode);
+  }
+}
+
+process.on('uncaughtException', (err) => log(`uncaught: ${err.stack ?? err}`));
+process.on('unhandledRejection', (err) => log(`unhandled rejection: ${(err as Error)?.stack ?? err}`));
+

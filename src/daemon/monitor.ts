@@ -1,0 +1,169 @@
+import { watch, type FSWatcher } from 'node:fs';
+import fnv from 'fnv-plus';
+import type { SessionRecord } from '../core/records.js';
+import { decideStatus, finished } from '../core/status-rules.js';
+import { sessionPaths } from '../paths.js';
+import { scanProcesses } from '../process/process-table.js';
+import { captureScript, listPanesArgs, parseCaptures, parsePanes, tmuxSessionName } from '../tmux/commands.js';
+import { runtimeOf, type DaemonContext } from './context.js';
+import { parseExitFileName, readExitStatus } from './exit-files.js';
+import { logSize, pruneLog } from './log-files.js';
+import { applyDecision } from './transitions.js';
+
+const LIVE = ['working', 'idle', 'paused'] as const;
+
+/**
+ * Owns status (SPEC §2): a batched refresh of all live sessions with O(1) process spawns
+ * (list-panes, ps, one chained capture), single-flight, cached for `statusCacheMs`; plus an
+ * inotify watch on the exit-status directory so that exits are seen at once, not polled.
+ */
+export class Monitor {
+  private inflight: Promise<void> | null = null;
+  private lastRefreshAt = 0;
+  private timer: NodeJS.Timeout | null = null;
+  private watcher: FSWatcher | null = null;
+  /** Duration of the last refresh in ms (benchmarks read it). */
+  lastRefreshMs = 0;
+
+  constructor(private readonly ctx: DaemonContext) {}
+
+  start(): void {
+    this.watcher = watch(this.ctx.paths.exitsDir, (_event, file) => {
+      if (file) this.onExitFile(String(file));
+    });
+    this.watcher.on('error', () => undefined);
+    this.timer = setInterval(() => {
+      if (Date.now() - this.lastRefreshAt >= this.ctx.settings.statusCacheMs) this.refresh().catch(() => undefined);
+    }, 1000);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.watcher?.close();
+  }
+
+  /** Refreshes unless the cache is younger than the status cache time. */
+  async ensureFresh(): Promise<void> {
+    if (Date.now() - this.lastRefreshAt < this.ctx.settings.statusCacheMs) return;
+    await this.refresh();
+  }
+
+  /** One refresh for all live sessions; concurrent callers share it. */
+  refresh(): Promise<void> {
+    if (!this.inflight) {
+      this.inflight = this.doRefresh().finally(() => {
+        this.inflight = null;
+      });
+    }
+    return this.inflight;
+  }
+
+  private onExitFile(name: string): void {
+    const ref = parseExitFileName(name);
+    if (!ref) return;
+    if (ref.seq === 0) {
+      // The shell itself exited: a refresh sees the dead pane now rather than at the next tick.
+      void this.refresh().catch(() => undefined);
+      return;
+    }
+    if (ref.seq !== 1) return;
+    const s = this.ctx.store.getSession(ref.id);
+    if (!s || !s.hasCommand || !LIVE.includes(s.status as (typeof LIVE)[number])) return;
+    if (runtimeOf(this.ctx, s.id).busy) return;
+    const code = readExitStatus(this.ctx, s.id, 1);
+    if (code !== null) applyDecision(this.ctx, s, finished(code));
+  }
+
+  private async doRefresh(): Promise<void> {
+    const started = performance.now();
+    const { ctx } = this;
+    const live = ctx.store.listSessions({ statuses: [...LIVE] });
+    if (live.length === 0) {
+      this.lastRefreshAt = Date.now();
+      this.lastRefreshMs = performance.now() - started;
+      return;
+    }
+    const [panesOut, procs] = await Promise.all([ctx.tmux.runIfServer(listPanesArgs()), scanProcesses()]);
+    const panes = new Map(parsePanes(panesOut).map((p) => [p.sessionName, p]));
+
+    const toCapture: string[] = [];
+    const sizes = new Map<string, number>();
+    for (const s of live) {
+      const pane = panes.get(tmuxSessionName(s.id));
+      if (!pane || pane.dead) continue;
+      const rt = runtimeOf(ctx, s.id);
+      const size = logSize(sessionPaths(ctx.paths, s.id).logDir, s.logChunkBytes, rt.logIndex);
+      if (size.index !== rt.logIndex) {
+        rt.logIndex = size.index;
+        pruneLog(sessionPaths(ctx.paths, s.id).logDir, s.logCapBytes, s.logChunkBytes);
+      }
+      sizes.set(s.id, size.end);
+      const fp = `${pane.cursorX},${pane.cursorY},${pane.historySize},${size.end}`;
+      if (fp !== rt.fingerprint) {
+        rt.fingerprint = fp;
+        toCapture.push(pane.paneId);
+      }
+    }
+    const captures = toCapture.length ? await this.captureMany(toCapture) : new Map<string, string>();
+
+    const now = Date.now();
+    ctx.store.tx(() => {
+      for (const s of live) this.decide(s, panes.get(tmuxSessionName(s.id)), procs, captures, sizes.get(s.id), now);
+    });
+    this.lastRefreshAt = Date.now();
+    this.lastRefreshMs = performance.now() - started;
+  }
+
+  private decide(
+    s: SessionRecord,
+    pane: ReturnType<typeof parsePanes>[number] | undefined,
+    procs: Awaited<ReturnType<typeof scanProcesses>>,
+    captures: Map<string, string>,
+    logBytes: number | undefined,
+    now: number,
+  ): void {
+    const { ctx } = this;
+    const rt = runtimeOf(ctx, s.id);
+    if (rt.busy) return;
+    const mainExit = s.hasCommand ? readExitStatus(ctx, s.id, 1) : null;
+    let outputChanged = false;
+    const screen = pane ? captures.get(pane.paneId) : undefined;
+    if (screen !== undefined) {
+      const hash = String(fnv.fast1a64(screen));
+      // The first screen seen (new session, or adopted after a daemon restart) is a baseline.
+      outputChanged = rt.screenHash !== undefined && hash !== rt.screenHash;
+      rt.screenHash = hash;
+    }
+    const lastActivityAt = outputChanged ? now : (s.lastActivityAt ?? s.startedAt ?? now);
+    const decision = decideStatus(
+      s.status,
+      {
+        present: pane !== undefined,
+        paneDead: pane?.dead ?? false,
+        paneDeadStatus: pane?.deadStatus ?? null,
+        mainExit,
+        jobRunning: s.hasCommand && mainExit === null,
+        children: pane ? procs.childrenOf(pane.panePid).length : 0,
+        outputChanged,
+      },
+      { now, lastActivityAt, idleThresholdMs: ctx.settings.idleThresholdMs },
+    );
+    const patch: Partial<SessionRecord> = {};
+    if (outputChanged) patch.lastActivityAt = now;
+    if (logBytes !== undefined && logBytes !== s.logBytes) {
+      patch.logBytes = logBytes;
+      patch.logTruncated = rt.logIndex >= Math.floor(s.logCapBytes / s.logChunkBytes);
+    }
+    if (Object.keys(patch).length) ctx.store.updateSession(s.id, patch);
+    applyDecision(ctx, { ...s, ...patch }, decision, now);
+  }
+
+  /** Captures many panes with one tmux process: a command file, each capture behind a separator. */
+  private async captureMany(paneIds: string[]): Promise<Map<string, string>> {
+    const separator = `@@amux-${Math.random().toString(36).slice(2)}@@`;
+    const script = captureScript(paneIds, separator);
+    const out = await this.ctx.tmux.runIfServer(['source-file', '-'], { input: script, lenient: true });
+    return parseCaptures(out, separator);
+  }
+}

@@ -1,0 +1,99 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { resolveCommand } from '../core/command.js';
+import { jobId, validateName } from '../core/ids.js';
+import type { SessionRecord } from '../core/records.js';
+import type { CreateSessionRequest } from '../core/types.js';
+import { AmuxError, toAmuxError } from '../errors.js';
+import { sessionPaths } from '../paths.js';
+import { buildEnvFile, buildRcfile } from '../shell/rcfile.js';
+import { newSessionArgs } from '../tmux/commands.js';
+import type { DaemonContext } from './context.js';
+import { runtimeOf } from './context.js';
+import { chunkBytesFor, LOG_PREFIX } from './log-files.js';
+import { applyDecision } from './transitions.js';
+
+/** Checks a create request before anything is written; every problem is one clear line. */
+export function validateCreate(ctx: DaemonContext, req: CreateSessionRequest) {
+  if (!req || typeof req !== 'object') throw new AmuxError('invalid_argument', 'request body must be a JSON object');
+  const command = resolveCommand(req);
+  const name = req.name == null ? null : validateName(String(req.name));
+  if (name && ctx.store.nameInUse(name)) {
+    throw new AmuxError('name_in_use', `name '${name}' is already used by another session; pick another or 'amux rm' the old one`);
+  }
+  if (typeof req.cwd !== 'string' || !req.cwd.startsWith('/')) throw new AmuxError('invalid_argument', 'cwd must be an absolute path');
+  let isDir = false;
+  try {
+    isDir = statSync(req.cwd).isDirectory();
+  } catch {
+    /* reported below */
+  }
+  if (!isDir) throw new AmuxError('invalid_argument', `working directory ${req.cwd} does not exist or is not a directory`);
+  const env = req.env ?? {};
+  if (typeof env !== 'object' || Array.isArray(env) || Object.values(env).some((v) => typeof v !== 'string' || v.includes('\0'))) {
+    throw new AmuxError('invalid_argument', 'env must be an object of string values without NUL bytes');
+  }
+  return { command, name, env };
+}
+
+function newId(ctx: DaemonContext): string {
+  for (;;) {
+    const id = randomBytes(4).toString('hex');
+    if (!ctx.store.idExists(id)) return id;
+  }
+}
+
+/** Creates and starts a session (SPEC §4 `run`). */
+export async function createSession(ctx: DaemonContext, req: CreateSessionRequest): Promise<SessionRecord> {
+  const { command, name, env } = validateCreate(ctx, req);
+  const id = newId(ctx);
+  const now = Date.now();
+  const sp = sessionPaths(ctx.paths, id);
+  const chunkBytes = chunkBytesFor(ctx.settings.logCapBytes);
+  const record: SessionRecord = {
+    id, name, status: 'pending', command: command?.display ?? null, cwd: req.cwd,
+    exitCode: null, signal: null, error: null, createdAt: now, startedAt: null, endedAt: null,
+    lastActivityAt: null, pid: null, paneId: null, nonce: randomBytes(4).toString('hex'),
+    autoRemove: req.autoRemove === true, removedAt: null, lastOutput: null, logBytes: 0, logTruncated: false,
+    logChunkBytes: chunkBytes, logCapBytes: ctx.settings.logCapBytes, hasCommand: command !== null,
+  };
+  try {
+    mkdirSync(sp.jobsDir, { recursive: true, mode: 0o700 });
+    mkdirSync(sp.logDir, { recursive: true, mode: 0o700 });
+    writeFileSync(sp.envFile, buildEnvFile(env), { mode: 0o600 });
+    if (command) writeFileSync(sp.jobScript(1), `${command.script}\n`, { mode: 0o600 });
+    writeFileSync(sp.rcfile, buildRcfile({
+      sessionId: id, nonce: record.nonce, envFile: sp.envFile, cwd: req.cwd, jobsDir: sp.jobsDir,
+      exitsDir: ctx.paths.exitsDir, firstJob: command ? 1 : null,
+    }), { mode: 0o600 });
+    ctx.store.tx(() => {
+      ctx.store.insertSession(record);
+      ctx.store.addEvent({ sessionId: id, jobId: null, type: 'session_created', data: { name, command: record.command }, createdAt: now });
+      if (command) {
+        ctx.store.insertJob({
+          id: jobId(id, 1), sessionId: id, seq: 1, command: command.display, background: false, status: 'running',
+          exitCode: null, signal: null, pid: null, startedAt: now, endedAt: null,
+        });
+      }
+    });
+  } catch (err) {
+    rmSync(sp.dir, { recursive: true, force: true });
+    throw toAmuxError(err);
+  }
+  runtimeOf(ctx, id);
+  try {
+    const out = await ctx.tmux.run(newSessionArgs({
+      id, bash: ctx.bash, rcfile: sp.rcfile, logPrefix: join(sp.logDir, LOG_PREFIX), chunkBytes,
+    }));
+    const [paneId, pid] = out.trim().split('\t');
+    const started = Date.now();
+    ctx.store.updateSession(id, { paneId: paneId ?? null, pid: Number(pid) || null, startedAt: started, lastActivityAt: started });
+    return applyDecision(ctx, { ...record, paneId: paneId ?? null, pid: Number(pid) || null, startedAt: started, lastActivityAt: started },
+      { status: 'working', reason: 'started' }, started);
+  } catch (err) {
+    const e = toAmuxError(err);
+    applyDecision(ctx, record, { status: 'stopped', reason: 'start failed', error: `could not start tmux session: ${e.message}` });
+    throw e.code === 'internal' ? new AmuxError('operation_failed', `could not start session ${id}: ${e.message}`, { cause: err }) : e;
+  }
+}

@@ -1,0 +1,54 @@
+import type { EventRecord, JobRecord, SessionRecord } from '../core/records.js';
+import type { EventView, SessionView } from '../core/types.js';
+
+const iso = (ms: number | null): string | null => (ms == null ? null : new Date(ms).toISOString());
+
+/** The API shape of a session (SPEC §4). */
+export function sessionView(s: SessionRecord, now = Date.now()): SessionView {
+  return {
+    id: s.id,
+    name: s.name,
+    status: s.status,
+    command: s.command,
+    cwd: s.cwd,
+    exitCode: s.exitCode,
+    signal: s.signal,
+    error: s.error,
+    createdAt: iso(s.createdAt)!,
+    startedAt: iso(s.startedAt),
+    endedAt: iso(s.endedAt),
+    durationMs: s.startedAt == null ? null : (s.endedAt ?? now) - s.startedAt,
+    lastActivityAt: iso(s.lastActivityAt),
+    pid: s.pid,
+    removed: s.removedAt != null,
+    removedAt: iso(s.removedAt),
+    logBytes: s.logBytes,
+    logTruncated: s.logTruncated,
+    autoRemove: s.autoRemove,
+  };
+}
+
+export function jobView(j: JobRecord, now = Date.now()) {
+  return {
+    id: j.id,
+    sessionId: j.sessionId,
+    seq: j.seq,
+    command: j.command,
+    background: j.background,
+    status: j.status,
+    exitCode: j.exitCode,
+    signal: j.signal,
+    pid: j.pid,
+    startedAt: iso(j.startedAt),
+    endedAt: iso(j.endedAt),
+    durationMs: (j.endedAt ?? now) - j.startedAt,
+    stdoutBytes: null,
+    stderrBytes: null,
+    stdoutTruncated: false,
+    stderrTruncated: false,
+  };
+}
+
+export function eventView(e: EventRecord): EventView {
+  return { id: e.id, sessionId: e.sessionId, jobId: e.jobId, type: e.type, data: e.data, createdAt: iso(e.createdAt)! };
+}

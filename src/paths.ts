@@ -1,0 +1,60 @@
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+/** Where everything of one amux installation lives (SPEC §1 AMUX_HOME). */
+export interface AmuxPaths {
+  home: string;
+  socket: string;
+  tmuxSocket: string;
+  db: string;
+  lockDb: string;
+  pidFile: string;
+  daemonLog: string;
+  startupError: string;
+  sessionsDir: string;
+  exitsDir: string;
+  config: string;
+}
+
+export function resolveHome(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.AMUX_HOME) return resolve(env.AMUX_HOME);
+  const state = env.XDG_STATE_HOME || join(homedir(), '.local', 'state');
+  return join(state, 'amux');
+}
+
+export function amuxPaths(home: string = resolveHome()): AmuxPaths {
+  return {
+    home,
+    socket: join(home, 'amux.sock'),
+    tmuxSocket: join(home, 'tmux.sock'),
+    db: join(home, 'amux.db'),
+    lockDb: join(home, 'daemon.lock'),
+    pidFile: join(home, 'daemon.pid'),
+    daemonLog: join(home, 'daemon.log'),
+    startupError: join(home, 'daemon.error.json'),
+    sessionsDir: join(home, 'sessions'),
+    exitsDir: join(home, 'exits'),
+    config: join(home, 'config.json'),
+  };
+}
+
+/** Files of one session, below AMUX_HOME/sessions/<id>. */
+export function sessionPaths(paths: AmuxPaths, id: string) {
+  const dir = join(paths.sessionsDir, id);
+  return {
+    dir,
+    rcfile: join(dir, 'rc.bash'),
+    envFile: join(dir, 'env.bash'),
+    jobsDir: join(dir, 'jobs'),
+    logDir: join(dir, 'log'),
+    jobScript: (seq: number) => join(dir, 'jobs', `${seq}.bash`),
+  };
+}
+
+/** Exit-status file of job `seq` of session `id`; written by the session's own shell. */
+export function exitFile(paths: AmuxPaths, id: string, seq: number): string {
+  return join(paths.exitsDir, `${id}.${seq}`);
+}
+
+/** Unix socket paths are limited to 107 bytes on Linux (sun_path is 108 with the NUL). */
+export const MAX_SOCKET_PATH = 107;

@@ -1,0 +1,57 @@
+/** Numbered schema migrations; `PRAGMA user_version` records how many have run. Append only. */
+export const MIGRATIONS: readonly string[] = [
+  /* 1 */ `
+  CREATE TABLE sessions (
+    id TEXT PRIMARY KEY,
+    name TEXT,
+    status TEXT NOT NULL,
+    command TEXT,
+    cwd TEXT NOT NULL,
+    exit_code INTEGER,
+    signal TEXT,
+    error TEXT,
+    created_at INTEGER NOT NULL,
+    started_at INTEGER,
+    ended_at INTEGER,
+    last_activity_at INTEGER,
+    pid INTEGER,
+    pane_id TEXT,
+    nonce TEXT NOT NULL,
+    auto_remove INTEGER NOT NULL DEFAULT 0,
+    removed_at INTEGER,
+    last_output TEXT,
+    log_bytes INTEGER NOT NULL DEFAULT 0,
+    log_truncated INTEGER NOT NULL DEFAULT 0,
+    log_chunk_bytes INTEGER NOT NULL,
+    log_cap_bytes INTEGER NOT NULL,
+    has_command INTEGER NOT NULL
+  );
+  CREATE UNIQUE INDEX sessions_live_name ON sessions(name) WHERE removed_at IS NULL AND name IS NOT NULL;
+  CREATE INDEX sessions_created ON sessions(created_at);
+  CREATE INDEX sessions_status ON sessions(status) WHERE removed_at IS NULL;
+  CREATE TABLE jobs (
+    id TEXT PRIMARY KEY,
+    session_id TEXT NOT NULL REFERENCES sessions(id),
+    seq INTEGER NOT NULL,
+    command TEXT NOT NULL,
+    background INTEGER NOT NULL DEFAULT 0,
+    status TEXT NOT NULL,
+    exit_code INTEGER,
+    signal TEXT,
+    pid INTEGER,
+    started_at INTEGER NOT NULL,
+    ended_at INTEGER,
+    UNIQUE (session_id, seq)
+  );
+  CREATE TABLE events (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    session_id TEXT NOT NULL,
+    job_id TEXT,
+    type TEXT NOT NULL,
+    data TEXT NOT NULL DEFAULT '{}',
+    created_at INTEGER NOT NULL
+  );
+  CREATE INDEX events_session ON events(session_id, id);
+  CREATE INDEX events_created ON events(created_at);
+  `,
+];

@@ -1,0 +1,121 @@
+import type { EventRecord, JobRecord, SessionRecord } from '../core/records.js';
+import type { SessionStatus } from '../core/types.js';
+import type { Db } from './database.js';
+
+type Row = Record<string, unknown>;
+
+const SESSION_COLUMNS: Record<keyof SessionRecord, string> = {
+  id: 'id', name: 'name', status: 'status', command: 'command', cwd: 'cwd', exitCode: 'exit_code',
+  signal: 'signal', error: 'error', createdAt: 'created_at', startedAt: 'started_at', endedAt: 'ended_at',
+  lastActivityAt: 'last_activity_at', pid: 'pid', paneId: 'pane_id', nonce: 'nonce', autoRemove: 'auto_remove',
+  removedAt: 'removed_at', lastOutput: 'last_output', logBytes: 'log_bytes', logTruncated: 'log_truncated',
+  logChunkBytes: 'log_chunk_bytes', logCapBytes: 'log_cap_bytes', hasCommand: 'has_command',
+};
+const BOOLEAN_FIELDS = new Set<keyof SessionRecord>(['autoRemove', 'logTruncated', 'hasCommand']);
+
+function toSession(row: Row): SessionRecord {
+  const out: Record<string, unknown> = {};
+  for (const [field, col] of Object.entries(SESSION_COLUMNS)) {
+    const v = row[col];
+    out[field] = BOOLEAN_FIELDS.has(field as keyof SessionRecord) ? v === 1 : v ?? null;
+  }
+  return out as unknown as SessionRecord;
+}
+
+function toDbValue(v: unknown): unknown {
+  return typeof v === 'boolean' ? (v ? 1 : 0) : v;
+}
+
+function toJob(row: Row): JobRecord {
+  return {
+    id: row.id as string, sessionId: row.session_id as string, seq: row.seq as number,
+    command: row.command as string, background: row.background === 1,
+    status: row.status as JobRecord['status'], exitCode: (row.exit_code as number) ?? null,
+    signal: (row.signal as string) ?? null, pid: (row.pid as number) ?? null,
+    startedAt: row.started_at as number, endedAt: (row.ended_at as number) ?? null,
+  };
+}
+
+function toEvent(row: Row): EventRecord {
+  return {
+    id: row.id as number, sessionId: row.session_id as string, jobId: (row.job_id as string) ?? null,
+    type: row.type as string, data: JSON.parse(row.data as string), createdAt: row.created_at as number,
+  };
+}
+
+/** All SQL of amux; the daemon is its only user and the only writer (SPEC §5). */
+export class Store {
+  constructor(readonly db: Db) {}
+
+  /** Runs `fn` in one transaction: all of its writes land, or none. */
+  tx<T>(fn: () => T): T {
+    return this.db.transaction(fn)();
+  }
+
+  insertSession(s: SessionRecord): void {
+    const cols = Object.values(SESSION_COLUMNS);
+    const fields = Object.keys(SESSION_COLUMNS) as (keyof SessionRecord)[];
+    this.db
+      .prepare(`INSERT INTO sessions (${cols.join(',')}) VALUES (${cols.map(() => '?').join(',')})`)
+      .run(...fields.map((f) => toDbValue(s[f])));
+  }
+
+  updateSession(id: string, patch: Partial<SessionRecord>): void {
+    const fields = (Object.keys(patch) as (keyof SessionRecord)[]).filter((f) => f !== 'id');
+    if (fields.length === 0) return;
+    const sets = fields.map((f) => `${SESSION_COLUMNS[f]} = ?`).join(', ');
+    this.db.prepare(`UPDATE sessions SET ${sets} WHERE id = ?`).run(...fields.map((f) => toDbValue(patch[f])), id);
+  }
+
+  getSession(id: string): SessionRecord | null {
+    const row = this.db.prepare('SELECT * FROM sessions WHERE id = ?').get(id) as Row | undefined;
+    return row ? toSession(row) : null;
+  }
+
+  /** Sessions not removed, newest first. */
+  listSessions(opts: { includeRemoved?: boolean; statuses?: readonly SessionStatus[] } = {}): SessionRecord[] {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (!opts.includeRemoved) where.push('removed_at IS NULL');
+    if (opts.statuses?.length) {
+      where.push(`status IN (${opts.statuses.map(() => '?').join(',')})`);
+      params.push(...opts.statuses);
+    }
+    const sql = `SELECT * FROM sessions ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at DESC, rowid DESC`;
+    return (this.db.prepare(sql).all(...params) as Row[]).map(toSession);
+  }
+
+  idExists(id: string): boolean {
+    return this.db.prepare('SELECT 1 FROM sessions WHERE id = ?').get(id) !== undefined;
+  }
+
+  nameInUse(name: string): boolean {
+    return this.db.prepare('SELECT 1 FROM sessions WHERE name = ? AND removed_at IS NULL').get(name) !== undefined;
+  }
+
+  insertJob(j: JobRecord): void {
+    this.db
+      .prepare('INSERT INTO jobs (id, session_id, seq, command, background, status, exit_code, signal, pid, started_at, ended_at) VALUES (?,?,?,?,?,?,?,?,?,?,?)')
+      .run(j.id, j.sessionId, j.seq, j.command, j.background ? 1 : 0, j.status, j.exitCode, j.signal, j.pid, j.startedAt, j.endedAt);
+  }
+
+  updateJob(id: string, patch: Pick<JobRecord, 'status' | 'exitCode' | 'signal' | 'endedAt'>): void {
+    this.db.prepare('UPDATE jobs SET status = ?, exit_code = ?, signal = ?, ended_at = ? WHERE id = ?').run(patch.status, patch.exitCode, patch.signal, patch.endedAt, id);
+  }
+
+  listJobs(sessionId: string): JobRecord[] {
+    return (this.db.prepare('SELECT * FROM jobs WHERE session_id = ? ORDER BY seq DESC').all(sessionId) as Row[]).map(toJob);
+  }
+
+  addEvent(e: Omit<EventRecord, 'id'>): EventRecord {
+    const info = this.db
+      .prepare('INSERT INTO events (session_id, job_id, type, data, created_at) VALUES (?,?,?,?,?)')
+      .run(e.sessionId, e.jobId, e.type, JSON.stringify(e.data), e.createdAt);
+    return { ...e, id: Number(info.lastInsertRowid) };
+  }
+
+  listEvents(sessionId: string, limit = 100): EventRecord[] {
+    const rows = this.db.prepare('SELECT * FROM events WHERE session_id = ? ORDER BY id DESC LIMIT ?').all(sessionId, limit) as Row[];
+    return rows.map(toEvent).reverse();
+  }
+}

@@ -1,0 +1,132 @@
+import { shellQuote } from '../shell/quote.js';
+
+/**
+ * Pure builders of tmux argv (decide, then do): the executor in `tmux.ts` only runs them.
+ * Targets are pane ids (`%N`) or `=amux-<id>` exact session names; no user string is ever
+ * part of a tmux format or a shell line here, except the paths quoted for pipe-pane's /bin/sh.
+ */
+export const PANE_FORMAT = [
+  '#{session_name}', '#{pane_id}', '#{pane_pid}', '#{pane_dead}', '#{pane_dead_status}',
+  '#{cursor_x}', '#{cursor_y}', '#{history_size}',
+].join('\t');
+
+export function tmuxSessionName(id: string): string {
+  return `amux-${id}`;
+}
+
+export function exactSession(id: string): string {
+  return `=${tmuxSessionName(id)}`;
+}
+
+export interface NewSessionSpec {
+  id: string;
+  bash: string;
+  rcfile: string;
+  logPrefix: string;
+  chunkBytes: number;
+  width?: number;
+  height?: number;
+}
+
+/**
+ * One tmux invocation that creates the session, keeps a dead pane visible, and starts the
+ * lossless log before the server reads any output from the pane (the command queue runs all
+ * three before the event loop reads the pty).
+ */
+export function newSessionArgs(spec: NewSessionSpec): string[] {
+  const name = tmuxSessionName(spec.id);
+  const pipe = formatLiteral(`exec split -b ${spec.chunkBytes} -a 6 -d - ${shellQuote(spec.logPrefix)}`);
+  return [
+    'new-session', '-d', '-s', name, '-x', String(spec.width ?? 200), '-y', String(spec.height ?? 50),
+    '-P', '-F', '#{pane_id}\t#{pane_pid}',
+    '--', tmuxLiteral(spec.bash), '--noprofile', '--rcfile', tmuxLiteral(spec.rcfile), '-i',
+    ';', 'set-option', '-w', '-t', `=${name}:`, 'remain-on-exit', 'on',
+    ';', 'pipe-pane', '-O', '-t', `=${name}:`, tmuxLiteral(pipe),
+  ];
+}
+
+export function listPanesArgs(): string[] {
+  return ['list-panes', '-a', '-F', PANE_FORMAT];
+}
+
+/** A tmux command file that captures many panes in one call, each preceded by a separator line. */
+export function captureScript(paneIds: readonly string[], separator: string): string {
+  return paneIds.map((p) => `display-message -p -t ${p} '${separator} ${p}'\ncapture-pane -p -t ${p}\n`).join('');
+}
+
+export function killSessionArgs(id: string): string[] {
+  return ['kill-session', '-t', exactSession(id)];
+}
+
+/** tmux expands `#{…}` formats in some arguments (pipe-pane's command); `##` is a literal `#`. */
+export function formatLiteral(arg: string): string {
+  return arg.replace(/#/g, '##');
+}
+
+/**
+ * tmux treats an argument ending in `;` as a command separator and turns a trailing `\;` into
+ * `;`. Escaping the final `;` as `\;` makes any text arrive literally.
+ */
+export function tmuxLiteral(arg: string): string {
+  return arg.endsWith(';') ? `${arg.slice(0, -1)}\\;` : arg;
+}
+
+/** Types literal text (`-l`), chunked by the caller to stay under tmux's message size. */
+export function sendTextArgs(paneId: string, text: string): string[] {
+  return ['send-keys', '-t', paneId, '-l', '--', tmuxLiteral(text)];
+}
+
+export function sendKeysArgs(paneId: string, keys: readonly string[]): string[] {
+  return ['send-keys', '-t', paneId, '--', ...keys.map(tmuxLiteral)];
+}
+
+export function capturePaneArgs(paneId: string, withEscapes: boolean): string[] {
+  return ['capture-pane', '-p', ...(withEscapes ? ['-e'] : []), '-t', paneId];
+}
+
+export function attachArgs(id: string, readOnly: boolean): string[] {
+  return ['attach-session', ...(readOnly ? ['-r'] : []), '-t', exactSession(id)];
+}
+
+export interface PaneInfo {
+  sessionName: string;
+  paneId: string;
+  panePid: number;
+  dead: boolean;
+  deadStatus: number | null;
+  cursorX: number;
+  cursorY: number;
+  historySize: number;
+}
+
+/** Parses `list-panes -a -F PANE_FORMAT` output. */
+export function parsePanes(stdout: string): PaneInfo[] {
+  const panes: PaneInfo[] = [];
+  for (const line of stdout.split('\n')) {
+    const f = line.split('\t');
+    if (f.length < 8) continue;
+    panes.push({
+      sessionName: f[0]!,
+      paneId: f[1]!,
+      panePid: Number(f[2]),
+      dead: f[3] === '1',
+      deadStatus: f[4] === '' ? null : Number(f[4]),
+      cursorX: Number(f[5]),
+      cursorY: Number(f[6]),
+      historySize: Number(f[7]),
+    });
+  }
+  return panes;
+}
+
+/** Splits the output of `captureScript` back into pane id → screen text. */
+export function parseCaptures(stdout: string, separator: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const parts = stdout.split(`${separator} `);
+  for (const part of parts.slice(1)) {
+    const nl = part.indexOf('\n');
+    if (nl < 0) continue;
+    out.set(part.slice(0, nl), part.slice(nl + 1));
+  }
+  return out;
+}

@@ -1,0 +1,81 @@
+import { execa } from 'execa';
+import { AmuxError } from '../errors.js';
+
+/** Runs tmux against amux's private server (`-S AMUX_HOME/tmux.sock`, never the user's config). */
+export class Tmux {
+  /** Number of tmux processes spawned; the benchmarks read it (SPEC §8). */
+  spawns = 0;
+
+  constructor(
+    readonly socket: string,
+    readonly bin = 'tmux',
+  ) {}
+
+  /** The argv prefix for a private-server tmux call. */
+  baseArgs(): string[] {
+    return ['-S', this.socket, '-f', '/dev/null'];
+  }
+
+  /** Runs one tmux command line; `lenient` returns stdout even when a chained command failed. */
+  async run(args: readonly string[], opts: { input?: string; lenient?: boolean } = {}): Promise<string> {
+    this.spawns++;
+    const res = await execa(this.bin, [...this.baseArgs(), ...args], {
+      input: opts.input,
+      reject: false,
+      stripFinalNewline: false,
+      env: { TMUX: '' },
+      extendEnv: true,
+    });
+    if (res.failed && !(opts.lenient && res.exitCode !== undefined)) {
+      const stderr = String(res.stderr ?? '').trim();
+      if ((res as { code?: string }).code === 'ENOENT') {
+        throw new AmuxError('tmux_unavailable', 'tmux is not installed; install tmux 3.2 or newer (e.g. apt-get install tmux)', { cause: res });
+      }
+      throw new TmuxCommandError(args[0] ?? '', stderr || String(res.shortMessage), res);
+    }
+    return String(res.stdout);
+  }
+
+  /** Like `run`, but an absent server ("no server running") yields ''. */
+  async runIfServer(args: readonly string[], opts: { input?: string; lenient?: boolean } = {}): Promise<string> {
+    try {
+      return await this.run(args, opts);
+    } catch (err) {
+      if (err instanceof TmuxCommandError && err.noServer) return '';
+      throw err;
+    }
+  }
+}
+
+export class TmuxCommandError extends Error {
+  constructor(
+    readonly command: string,
+    readonly stderr: string,
+    cause: unknown,
+  ) {
+    super(`tmux ${command} failed: ${stderr}`, { cause });
+    this.name = 'TmuxCommandError';
+  }
+
+  get noServer(): boolean {
+    return /no server running|error connecting|No such file or directory|server exited/i.test(this.stderr);
+  }
+
+  get notFound(): boolean {
+    return this.noServer || /can't find (session|pane|window)|no such (session|pane)/i.test(this.stderr);
+  }
+}
+
+/** Checks that tmux exists and is at least 3.2 (new-session -e, argv commands, pane_dead_status). */
+export async function checkTmuxVersion(bin = 'tmux'): Promise<string> {
+  const res = await execa(bin, ['-V'], { reject: false });
+  if (res.failed) {
+    throw new AmuxError('tmux_unavailable', 'tmux is not installed or not on PATH; install tmux 3.2 or newer (e.g. apt-get install tmux)');
+  }
+  const version = String(res.stdout).trim();
+  const m = /(\d+)\.(\d+)/.exec(version);
+  if (!m || Number(m[1]) < 3 || (Number(m[1]) === 3 && Number(m[2]) < 2)) {
+    throw new AmuxError('tmux_unavailable', `${version || 'tmux'} is too old; amux needs tmux 3.2 or newer`);
+  }
+  return version;
+}
