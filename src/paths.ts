@@ -1,5 +1,6 @@
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { existsSync, mkdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 
 /** Where everything of one amux installation lives (SPEC §1 AMUX_HOME). */
 export interface AmuxPaths {
@@ -58,3 +59,19 @@ export function exitFile(paths: AmuxPaths, id: string, seq: number): string {
 
 /** Unix socket paths are limited to 107 bytes on Linux (sun_path is 108 with the NUL). */
 export const MAX_SOCKET_PATH = 107;
+
+/**
+ * Creates `dir` (and its parents) with `mode`. Unlike `mkdirSync(…, {recursive})`, it fails
+ * with the real error where a parent exists but refuses children (e.g. /proc), instead of looping.
+ */
+export function ensureDir(dir: string, mode = 0o700): void {
+  try {
+    mkdirSync(dir, { mode });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return;
+    if (code !== 'ENOENT' || existsSync(dirname(dir)) || dirname(dir) === dir) throw err;
+    ensureDir(dirname(dir), mode);
+    mkdirSync(dir, { mode });
+  }
+}

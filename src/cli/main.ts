@@ -4,6 +4,11 @@ import { buildProgram } from './program.js';
 
 /** The CLI entry: the only place that decides the process exit code (SPEC §4). */
 export async function main(argv: string[]): Promise<number> {
+  // `amux logs ID | head`: the reader went away; stop quietly like other Unix tools.
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(EXIT.ok);
+    throw err;
+  });
   let code: number = EXIT.ok;
   const program = buildProgram((c) => {
     code = c;

@@ -95,7 +95,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .argument('[text...]', 'text (words joined by spaces), or key names with --keys')
     .option('--no-enter', 'do not press Enter after the text')
     .option('--keys', 'the words are tmux key names, e.g. C-c Up Enter')
-    .passThroughOptions()
+    .addHelpText('after', '\nText that starts with - goes after --: amux send ID -- -n')
     .action(async (ref: string, words: string[], opts) => setExit(await sendCommand(client(), ref, words, opts)));
 
   program

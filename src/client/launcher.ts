@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { AmuxError, isErrorCode } from '../errors.js';
-import type { AmuxPaths } from '../paths.js';
+import { ensureDir, type AmuxPaths } from '../paths.js';
 import { isNotRunning, send } from './http.js';
 
 const START_TIMEOUT_MS = 15_000;
@@ -18,7 +18,12 @@ export function daemonEntry(): string {
  * daemon but one loses the lock and exits 0, and every CLI waits for the one that won.
  */
 export async function launchDaemon(paths: AmuxPaths): Promise<void> {
-  mkdirSync(paths.home, { recursive: true, mode: 0o700 });
+  try {
+    ensureDir(paths.home);
+  } catch (err) {
+    throw new AmuxError('daemon_unreachable', `cannot create AMUX_HOME ${paths.home}: ${(err as NodeJS.ErrnoException).code ?? err}; set AMUX_HOME to a writable directory`, { cause: err });
+  }
+  const launchedAt = Date.now() - 1000;
   const logFd = openSync(paths.daemonLog, 'a', 0o600);
   let exit: number | null = null;
   const child = spawn(process.execPath, [daemonEntry()], { detached: true, stdio: ['ignore', logFd, logFd], env: process.env });
@@ -37,9 +42,19 @@ export async function launchDaemon(paths: AmuxPaths): Promise<void> {
       if (!isNotRunning(err)) throw err;
     }
     if (exit !== null && exit !== 0) throw startupError(paths, exit);
+    // Our daemon may have lost the lock race to one that then failed: its error file tells.
+    if (exit === 0 && errorWrittenSince(paths, launchedAt)) throw startupError(paths, 1);
     await sleep(delay);
   }
   throw new AmuxError('daemon_unreachable', `the amux daemon did not start within ${START_TIMEOUT_MS / 1000}s; see ${paths.daemonLog}`);
+}
+
+function errorWrittenSince(paths: AmuxPaths, since: number): boolean {
+  try {
+    return statSync(paths.startupError).mtimeMs >= since;
+  } catch {
+    return false;
+  }
 }
 
 function startupError(paths: AmuxPaths, code: number): AmuxError {

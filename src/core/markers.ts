@@ -75,15 +75,14 @@ function partialPrefixStart(buf: Buffer, prefix: Buffer, pos: number): number {
   return buf.length;
 }
 
+const DIGITS = /^\d+$/;
+
 function parseMark(body: string): Mark | null {
   const parts = body.split(';');
+  if (!DIGITS.test(parts[1] ?? '') || Number(parts[1]) < 1 || !Number.isSafeInteger(Number(parts[1]))) return null;
   const seq = Number(parts[1]);
-  if (!Number.isInteger(seq) || seq < 1) return null;
   if (parts[0] === 's' && parts.length === 2) return { kind: 'start', seq };
-  if (parts[0] === 'e' && parts.length === 3) {
-    const code = Number(parts[2]);
-    return Number.isInteger(code) ? { kind: 'end', seq, code } : null;
-  }
+  if (parts[0] === 'e' && parts.length === 3 && DIGITS.test(parts[2]!)) return { kind: 'end', seq, code: Number(parts[2]) };
   return null;
 }
 

@@ -23,12 +23,13 @@ const SOURCES = {
 export function resolveSettings(config: Record<string, unknown>, env: NodeJS.ProcessEnv): Settings {
   const out: Settings = { ...DEFAULT_SETTINGS };
   for (const [field, src] of Object.entries(SOURCES) as [keyof typeof SOURCES, (typeof SOURCES)[keyof typeof SOURCES]][]) {
-    const raw = env[src.env] ?? config[src.key];
-    if (raw === undefined || raw === '') continue;
+    const fromEnv = env[src.env] !== undefined && env[src.env] !== '';
+    const raw = fromEnv ? env[src.env] : config[src.key];
+    if (raw === undefined || raw === null || raw === '') continue;
     try {
       out[field] = src.parse(String(raw));
     } catch (err) {
-      const from = env[src.env] !== undefined ? src.env : `${src.key} in config.json`;
+      const from = fromEnv ? src.env : `${src.key} in config.json`;
       throw new AmuxError('invalid_argument', `bad setting ${from}=${JSON.stringify(raw)}: ${(err as Error).message.replace(/^invalid [^']*'[^']*': /, '')}`);
     }
   }

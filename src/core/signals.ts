@@ -2,7 +2,11 @@ import { constants } from 'node:os';
 import { AmuxError } from '../errors.js';
 
 const BY_NAME = constants.signals as Record<string, number>;
-const BY_NUMBER = new Map<number, string>(Object.entries(BY_NAME).map(([name, n]) => [n, name]));
+const ALIASES = new Set(['SIGIOT', 'SIGPOLL', 'SIGUNUSED', 'SIGCLD']);
+/** Number → name; where several names share a number, the canonical one (SIGABRT, not SIGIOT). */
+const BY_NUMBER = new Map<number, string>(
+  Object.entries(BY_NAME).filter(([name]) => !ALIASES.has(name)).map(([name, n]) => [n, name]),
+);
 
 /** Parses `TERM`, `SIGTERM`, `term` or `15` into a canonical signal name. */
 export function parseSignal(input: string | number): string {

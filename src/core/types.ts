@@ -67,4 +67,6 @@ export interface CreateSessionRequest {
   env?: Record<string, string>;
   /** Remove the session once it has finished. */
   autoRemove?: boolean;
+  /** The caller's umask (default 0o022). */
+  umask?: number;
 }

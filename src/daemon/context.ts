@@ -10,8 +10,8 @@ export interface Runtime {
   fingerprint?: string;
   /** FNV-1a of the last captured screen. */
   screenHash?: string;
-  /** Current log chunk index (a hint for logSize). */
-  logIndex: number;
+  /** Current log chunk index (a hint for logSize); unknown until first looked up. */
+  logIndex?: number;
   /** A kill or remove is in progress: the monitor leaves the session alone. */
   busy: boolean;
 }
@@ -32,7 +32,7 @@ export interface DaemonContext {
 export function runtimeOf(ctx: DaemonContext, id: string): Runtime {
   let rt = ctx.runtime.get(id);
   if (!rt) {
-    rt = { logIndex: 0, busy: false };
+    rt = { busy: false };
     ctx.runtime.set(id, rt);
   }
   return rt;

@@ -31,7 +31,7 @@ export class Router {
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     try {
       const url = new URL(req.url ?? '/', 'http://amux');
-      const segs = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
+      const segs = url.pathname.split('/').filter(Boolean).map(decodeSegment);
       let allowed = false;
       for (const route of this.routes) {
         const params = match(route.parts, segs);
@@ -53,6 +53,14 @@ export class Router {
       if (!res.headersSent) sendJson(res, e.httpStatus, { error: e.toJSON() });
       else res.end();
     }
+  }
+}
+
+function decodeSegment(seg: string): string {
+  try {
+    return decodeURIComponent(seg);
+  } catch {
+    throw new AmuxError('invalid_argument', `malformed URL path segment '${seg.slice(0, 40)}'`);
   }
 }
 

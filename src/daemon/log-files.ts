@@ -1,10 +1,11 @@
-import { closeSync, openSync, readSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { closeSync, openSync, readSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
  * A session's terminal log: fixed-size chunks `log.000000`, `log.000001`, … written by `split`
  * straight from tmux's pipe-pane (ADR 0005). Chunk k holds absolute bytes [k·C, (k+1)·C), so
- * offsets stay absolute when old chunks are dropped whole to respect the cap.
+ * offsets stay absolute when old chunks are dropped whole to respect the cap (the capture
+ * pipeline drops them itself: see `chunkFilter` in src/tmux/commands.ts).
  */
 export const LOG_PREFIX = 'log.';
 
@@ -65,8 +66,14 @@ export function logExtent(logDir: string, chunkBytes: number): LogExtent {
  * Total bytes written so far, from a hint of the current chunk index: one or two stat calls
  * instead of a directory listing (the monitor calls it for every live session).
  */
-export function logSize(logDir: string, chunkBytes: number, hint: number): { index: number; end: number } {
-  let index = hint;
+export function logSize(logDir: string, chunkBytes: number, hint: number | undefined): { index: number; end: number } {
+  let index = hint ?? 0;
+  if (hint === undefined || sizeOf(join(logDir, chunkName(index))) < 0) {
+    // No hint yet (a new daemon), or the hinted chunk was dropped: one listing finds the newest.
+    const { indices } = logExtent(logDir, chunkBytes);
+    if (indices.length === 0) return { index: 0, end: 0 };
+    index = indices[indices.length - 1]!;
+  }
   for (;;) {
     const size = sizeOf(join(logDir, chunkName(index)));
     if (size < 0) return { index, end: index * chunkBytes };
@@ -74,15 +81,6 @@ export function logSize(logDir: string, chunkBytes: number, hint: number): { ind
     if (sizeOf(join(logDir, chunkName(index + 1))) < 0) return { index, end: (index + 1) * chunkBytes };
     index++;
   }
-}
-
-/** Drops the oldest whole chunks beyond the cap; returns whether anything was dropped. */
-export function pruneLog(logDir: string, capBytes: number, chunkBytes: number): boolean {
-  const indices = listChunks(logDir);
-  const keep = chunksToKeep(capBytes, chunkBytes);
-  const drop = indices.slice(0, Math.max(0, indices.length - keep));
-  for (const i of drop) rmSync(join(logDir, chunkName(i)), { force: true });
-  return drop.length > 0;
 }
 
 export interface LogRead {

@@ -4,7 +4,7 @@ import { createServer } from 'node:http';
 import { execFileSync } from 'node:child_process';
 import { resolveSettings } from '../core/settings.js';
 import { AmuxError, EXIT, toAmuxError } from '../errors.js';
-import { amuxPaths, MAX_SOCKET_PATH } from '../paths.js';
+import { amuxPaths, ensureDir, MAX_SOCKET_PATH } from '../paths.js';
 import { openDatabase } from '../store/database.js';
 import { Store } from '../store/session-store.js';
 import { checkTmuxVersion, Tmux } from '../tmux/tmux.js';
@@ -13,6 +13,9 @@ import { acquireDaemonLock } from './lock.js';
 import { Monitor } from './monitor.js';
 import { buildRouter } from './routes.js';
 import { applyDecision } from './transitions.js';
+import { killSessionArgs } from '../tmux/commands.js';
+import { removeSession } from './session-control.js';
+import { isTerminal } from '../core/types.js';
 
 function log(msg: string): void {
   process.stderr.write(`${new Date().toISOString()} [amuxd ${process.pid}] ${msg}\n`);
@@ -39,8 +42,9 @@ function findBash(): string {
 }
 
 /** Sessions left `pending` by a daemon that died while starting them never started. */
-function reconcilePending(ctx: DaemonContext): void {
+async function reconcilePending(ctx: DaemonContext): Promise<void> {
   for (const s of ctx.store.listSessions({ statuses: ['pending'] })) {
+    await ctx.tmux.run(killSessionArgs(s.id)).catch(() => undefined); // it may have been half-created
     applyDecision(ctx, s, { status: 'stopped', reason: 'daemon restarted', error: 'the daemon stopped before the session started' });
   }
 }
@@ -48,15 +52,18 @@ function reconcilePending(ctx: DaemonContext): void {
 /** Runs the daemon in this process until stopped (`amux daemon run`, or detached by the CLI). */
 export async function runDaemon(): Promise<void> {
   const paths = amuxPaths();
-  process.umask(0o077);
-  mkdirSync(paths.home, { recursive: true, mode: 0o700 });
-  chmodSync(paths.home, 0o700);
-  const lock = acquireDaemonLock(paths.lockDb);
-  if (!lock) {
-    log('another daemon holds the lock for this AMUX_HOME; exiting');
-    return;
-  }
+  let lock: ReturnType<typeof acquireDaemonLock> = null;
   try {
+    // Files amux writes are its own (0600/0700); sessions get the caller's umask back in their rcfile.
+    process.umask(0o077);
+    ensureDir(paths.home);
+    chmodSync(paths.home, 0o700);
+    lock = acquireDaemonLock(paths.lockDb);
+    if (!lock) {
+      log('another daemon holds the lock for this AMUX_HOME; exiting');
+      return;
+    }
+    const held = lock;
     rmSync(paths.startupError, { force: true });
     if (Buffer.byteLength(paths.socket) > MAX_SOCKET_PATH) {
       throw new AmuxError('daemon_unreachable', `AMUX_HOME ${paths.home} is too long for a Unix socket path (max ${MAX_SOCKET_PATH - 9} bytes); use a shorter AMUX_HOME`);
@@ -73,8 +80,15 @@ export async function runDaemon(): Promise<void> {
       paths, settings, store, tmux: new Tmux(paths.tmuxSocket), bash: findBash(),
       startedAt: Date.now(), runtime: new Map(), bus,
     };
+    bus.on('change', (id: string) => {
+      const s = store.getSession(id);
+      if (s && isTerminal(s.status) && !s.removedAt) setTimeout(() => monitor.syncLog(id), 1000).unref();
+      if (s?.autoRemove && !s.removedAt && isTerminal(s.status)) {
+        removeSession(ctx, id, false, 0).catch((err) => log(`auto-remove ${id}: ${(err as Error).message}`));
+      }
+    });
     const monitor = new Monitor(ctx);
-    reconcilePending(ctx);
+    await reconcilePending(ctx);
     await monitor.refresh();
     monitor.start();
 
@@ -89,7 +103,7 @@ export async function runDaemon(): Promise<void> {
         store.db.close();
         rmSync(paths.socket, { force: true });
         rmSync(paths.pidFile, { force: true });
-        lock.close();
+        held.close();
         process.exit(0);
       });
       server.closeIdleConnections();
@@ -116,7 +130,7 @@ export async function runDaemon(): Promise<void> {
     } catch {
       /* nothing more to do */
     }
-    lock.close();
+    lock?.close();
     process.exit(e.exitCode === EXIT.ok ? EXIT.failed : e.exitCode);
   }
 }

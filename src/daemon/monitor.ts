@@ -7,7 +7,7 @@ import { scanProcesses } from '../process/process-table.js';
 import { captureScript, listPanesArgs, parseCaptures, parsePanes, tmuxSessionName } from '../tmux/commands.js';
 import { runtimeOf, type DaemonContext } from './context.js';
 import { parseExitFileName, readExitStatus } from './exit-files.js';
-import { logSize, pruneLog } from './log-files.js';
+import { chunksToKeep, logSize } from './log-files.js';
 import { applyDecision } from './transitions.js';
 
 const LIVE = ['working', 'idle', 'paused'] as const;
@@ -72,7 +72,37 @@ export class Monitor {
     if (!s || !s.hasCommand || !LIVE.includes(s.status as (typeof LIVE)[number])) return;
     if (runtimeOf(this.ctx, s.id).busy) return;
     const code = readExitStatus(this.ctx, s.id, 1);
-    if (code !== null) applyDecision(this.ctx, s, finished(code));
+    if (code === null) return;
+    this.ctx.store.updateSession(s.id, this.logPatch(s, this.logBytes(s)));
+    applyDecision(this.ctx, s, finished(code));
+  }
+
+  /**
+   * Re-reads a session's log size into its row. Output still in flight when the exit was seen
+   * lands a moment later, so this runs on `inspect` and once more after a session ends.
+   */
+  syncLog(id: string): SessionRecord | null {
+    const s = this.ctx.store.getSession(id);
+    if (!s || s.removedAt) return s;
+    const patch = this.logPatch(s, this.logBytes(s));
+    if (Object.keys(patch).length === 0) return s;
+    this.ctx.store.updateSession(id, patch);
+    return { ...s, ...patch };
+  }
+
+  /** Bytes written to the session's log so far (one or two stat calls). */
+  private logBytes(s: SessionRecord): number {
+    const rt = runtimeOf(this.ctx, s.id);
+    const size = logSize(sessionPaths(this.ctx.paths, s.id).logDir, s.logChunkBytes, rt.logIndex);
+    rt.logIndex = size.index;
+    return size.end;
+  }
+
+  /** Chunk 0 is gone once chunk `keep` was opened (the capture pipeline drops whole chunks). */
+  private logPatch(s: SessionRecord, bytes: number): Partial<SessionRecord> {
+    if (bytes === s.logBytes) return {};
+    const index = runtimeOf(this.ctx, s.id).logIndex ?? 0;
+    return { logBytes: bytes, logTruncated: index >= chunksToKeep(s.logCapBytes, s.logChunkBytes) };
   }
 
   private async doRefresh(): Promise<void> {
@@ -93,13 +123,9 @@ export class Monitor {
       const pane = panes.get(tmuxSessionName(s.id));
       if (!pane || pane.dead) continue;
       const rt = runtimeOf(ctx, s.id);
-      const size = logSize(sessionPaths(ctx.paths, s.id).logDir, s.logChunkBytes, rt.logIndex);
-      if (size.index !== rt.logIndex) {
-        rt.logIndex = size.index;
-        pruneLog(sessionPaths(ctx.paths, s.id).logDir, s.logCapBytes, s.logChunkBytes);
-      }
-      sizes.set(s.id, size.end);
-      const fp = `${pane.cursorX},${pane.cursorY},${pane.historySize},${size.end}`;
+      const size = this.logBytes(s);
+      sizes.set(s.id, size);
+      const fp = `${pane.cursorX},${pane.cursorY},${pane.historySize},${size}`;
       if (fp !== rt.fingerprint) {
         rt.fingerprint = fp;
         toCapture.push(pane.paneId);
@@ -109,7 +135,14 @@ export class Monitor {
 
     const now = Date.now();
     ctx.store.tx(() => {
-      for (const s of live) this.decide(s, panes.get(tmuxSessionName(s.id)), procs, captures, sizes.get(s.id), now);
+      for (const s of live) {
+        try {
+          this.decide(s, panes.get(tmuxSessionName(s.id)), procs, captures, sizes.get(s.id), now);
+        } catch (err) {
+          // One session's problem must not stop the others from being refreshed.
+          process.stderr.write(`[amuxd] refresh of ${s.id} failed: ${(err as Error).message}\n`);
+        }
+      }
     });
     this.lastRefreshAt = Date.now();
     this.lastRefreshMs = performance.now() - started;
@@ -149,12 +182,8 @@ export class Monitor {
       },
       { now, lastActivityAt, idleThresholdMs: ctx.settings.idleThresholdMs },
     );
-    const patch: Partial<SessionRecord> = {};
+    const patch: Partial<SessionRecord> = logBytes === undefined ? {} : this.logPatch(s, logBytes);
     if (outputChanged) patch.lastActivityAt = now;
-    if (logBytes !== undefined && logBytes !== s.logBytes) {
-      patch.logBytes = logBytes;
-      patch.logTruncated = rt.logIndex >= Math.floor(s.logCapBytes / s.logChunkBytes);
-    }
     if (Object.keys(patch).length) ctx.store.updateSession(s.id, patch);
     applyDecision(ctx, { ...s, ...patch }, decision, now);
   }

@@ -74,7 +74,8 @@ export function buildRouter(ctx: DaemonContext, monitor: Monitor, stop: () => vo
 
   r.on('GET', '/v1/sessions/:ref', async (q) => {
     await monitor.ensureFresh();
-    const s = resolveSession(ctx, q.params.ref!, true);
+    const found = resolveSession(ctx, q.params.ref!, true);
+    const s = monitor.syncLog(found.id) ?? found;
     return {
       session: sessionView(s),
       jobs: ctx.store.listJobs(s.id).map((j) => jobView(j)),

@@ -11,8 +11,10 @@ import { buildEnvFile, buildRcfile } from '../shell/rcfile.js';
 import { newSessionArgs } from '../tmux/commands.js';
 import type { DaemonContext } from './context.js';
 import { runtimeOf } from './context.js';
-import { chunkBytesFor, LOG_PREFIX } from './log-files.js';
+import { chunkBytesFor, chunksToKeep, LOG_PREFIX } from './log-files.js';
 import { applyDecision } from './transitions.js';
+import { readExitStatus } from './exit-files.js';
+import { finished } from '../core/status-rules.js';
 
 /** Checks a create request before anything is written; every problem is one clear line. */
 export function validateCreate(ctx: DaemonContext, req: CreateSessionRequest) {
@@ -34,7 +36,9 @@ export function validateCreate(ctx: DaemonContext, req: CreateSessionRequest) {
   if (typeof env !== 'object' || Array.isArray(env) || Object.values(env).some((v) => typeof v !== 'string' || v.includes('\0'))) {
     throw new AmuxError('invalid_argument', 'env must be an object of string values without NUL bytes');
   }
-  return { command, name, env };
+  const umask = req.umask ?? 0o022;
+  if (!Number.isInteger(umask) || umask < 0 || umask > 0o777) throw new AmuxError('invalid_argument', 'umask must be an integer from 0 to 0o777');
+  return { command, name, env, umask };
 }
 
 function newId(ctx: DaemonContext): string {
@@ -46,7 +50,7 @@ function newId(ctx: DaemonContext): string {
 
 /** Creates and starts a session (SPEC §4 `run`). */
 export async function createSession(ctx: DaemonContext, req: CreateSessionRequest): Promise<SessionRecord> {
-  const { command, name, env } = validateCreate(ctx, req);
+  const { command, name, env, umask } = validateCreate(ctx, req);
   const id = newId(ctx);
   const now = Date.now();
   const sp = sessionPaths(ctx.paths, id);
@@ -64,7 +68,7 @@ export async function createSession(ctx: DaemonContext, req: CreateSessionReques
     writeFileSync(sp.envFile, buildEnvFile(env), { mode: 0o600 });
     if (command) writeFileSync(sp.jobScript(1), `${command.script}\n`, { mode: 0o600 });
     writeFileSync(sp.rcfile, buildRcfile({
-      sessionId: id, nonce: record.nonce, envFile: sp.envFile, cwd: req.cwd, jobsDir: sp.jobsDir,
+      sessionId: id, nonce: record.nonce, envFile: sp.envFile, cwd: req.cwd, umask, jobsDir: sp.jobsDir,
       exitsDir: ctx.paths.exitsDir, firstJob: command ? 1 : null,
     }), { mode: 0o600 });
     ctx.store.tx(() => {
@@ -85,12 +89,16 @@ export async function createSession(ctx: DaemonContext, req: CreateSessionReques
   try {
     const out = await ctx.tmux.run(newSessionArgs({
       id, bash: ctx.bash, rcfile: sp.rcfile, logPrefix: join(sp.logDir, LOG_PREFIX), chunkBytes,
+      keepChunks: chunksToKeep(ctx.settings.logCapBytes, chunkBytes),
     }));
     const [paneId, pid] = out.trim().split('\t');
     const started = Date.now();
     ctx.store.updateSession(id, { paneId: paneId ?? null, pid: Number(pid) || null, startedAt: started, lastActivityAt: started });
-    return applyDecision(ctx, { ...record, paneId: paneId ?? null, pid: Number(pid) || null, startedAt: started, lastActivityAt: started },
+    const working = applyDecision(ctx, { ...record, paneId: paneId ?? null, pid: Number(pid) || null, startedAt: started, lastActivityAt: started },
       { status: 'working', reason: 'started' }, started);
+    // A very short command can finish before the row left `pending`, when the exit watcher ignored it.
+    const code = command ? readExitStatus(ctx, id, 1) : null;
+    return code === null ? working : applyDecision(ctx, working, finished(code));
   } catch (err) {
     const e = toAmuxError(err);
     applyDecision(ctx, record, { status: 'stopped', reason: 'start failed', error: `could not start tmux session: ${e.message}` });

@@ -5,7 +5,11 @@ export function shellQuote(word: string): string {
   return `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
-/** Joins an argv into a bash command line that runs exactly that argv. */
+/**
+ * Joins an argv into a bash command line that runs exactly that argv. The first word is always
+ * quoted, so that `FOO=bar`, `if` or `time` are run as a command name, never read as an
+ * assignment, a reserved word or a keyword.
+ */
 export function quoteArgv(argv: readonly string[]): string {
-  return argv.map(shellQuote).join(' ');
+  return argv.map((w, i) => (i === 0 ? `'${w.replace(/'/g, `'\\''`)}'` : shellQuote(w))).join(' ');
 }

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { toAmuxError } from '../errors.js';
+import { AmuxError, toAmuxError } from '../errors.js';
 import { MIGRATIONS } from './migrations.js';
 
 export type Db = Database.Database;
@@ -21,6 +21,9 @@ export function openDatabase(file: string): Db {
 
 export function migrate(db: Db): void {
   const current = db.pragma('user_version', { simple: true }) as number;
+  if (current > MIGRATIONS.length) {
+    throw new AmuxError('storage_error', `the database is at schema version ${current}, newer than this amux knows (${MIGRATIONS.length}); upgrade amux or use another AMUX_HOME`);
+  }
   for (let v = current; v < MIGRATIONS.length; v++) {
     db.transaction(() => {
       db.exec(MIGRATIONS[v]!);

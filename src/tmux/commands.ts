@@ -24,6 +24,8 @@ export interface NewSessionSpec {
   rcfile: string;
   logPrefix: string;
   chunkBytes: number;
+  /** Chunks kept on disk: opening chunk n deletes chunk n-keep (the cap holds without the daemon). */
+  keepChunks: number;
   width?: number;
   height?: number;
 }
@@ -35,7 +37,7 @@ export interface NewSessionSpec {
  */
 export function newSessionArgs(spec: NewSessionSpec): string[] {
   const name = tmuxSessionName(spec.id);
-  const pipe = formatLiteral(`exec split -b ${spec.chunkBytes} -a 6 -d - ${shellQuote(spec.logPrefix)}`);
+  const pipe = formatLiteral(`exec split -b ${spec.chunkBytes} -a 6 -d --filter=${shellQuote(chunkFilter(spec.keepChunks))} - ${shellQuote(spec.logPrefix)}`);
   return [
     'new-session', '-d', '-s', name, '-x', String(spec.width ?? 200), '-y', String(spec.height ?? 50),
     '-P', '-F', '#{pane_id}\t#{pane_pid}',
@@ -43,6 +45,15 @@ export function newSessionArgs(spec: NewSessionSpec): string[] {
     ';', 'set-option', '-w', '-t', `=${name}:`, 'remain-on-exit', 'on',
     ';', 'pipe-pane', '-O', '-t', `=${name}:`, tmuxLiteral(pipe),
   ];
+}
+
+/**
+ * The /bin/sh filter `split` runs for each new chunk ($FILE = its path): drop the chunk that
+ * falls out of the cap, then copy this chunk's bytes. POSIX sh only (dash); no user data in it.
+ */
+export function chunkFilter(keep: number): string {
+  const k = Math.max(1, Math.floor(keep));
+  return `n=$(expr "\${FILE##*.}" + 0); k=$(expr "$n" - ${k}); if [ "$k" -ge 0 ]; then rm -f "\${FILE%.*}.$(printf %06d "$k")"; fi; exec cat > "$FILE"`;
 }
 
 export function listPanesArgs(): string[] {
@@ -58,9 +69,12 @@ export function killSessionArgs(id: string): string[] {
   return ['kill-session', '-t', exactSession(id)];
 }
 
-/** tmux expands `#{…}` formats in some arguments (pipe-pane's command); `##` is a literal `#`. */
+/**
+ * tmux expands `#{…}` formats and then strftime(3) in some arguments (pipe-pane's command):
+ * `##` is a literal `#`, `%%` a literal `%` (else `%06d` becomes the day of the month).
+ */
 export function formatLiteral(arg: string): string {
-  return arg.replace(/#/g, '##');
+  return arg.replace(/#/g, '##').replace(/%/g, '%%');
 }
 
 /**

@@ -26,6 +26,7 @@ export async function runCommand(client: Client, args: string[], opts: RunOption
     cwd: resolve(opts.cwd ?? process.cwd()),
     env: { ...(process.env as Record<string, string>), ...opts.env },
     autoRemove: opts.rm === true && !opts.wait,
+    umask: process.umask(),
   });
   if (!opts.wait) {
     if (opts.json) printJson(session);
@@ -37,18 +38,27 @@ export async function runCommand(client: Client, args: string[], opts: RunOption
 
 async function streamAndWait(client: Client, session: SessionView, opts: RunOptions): Promise<number> {
   const id = session.id;
-  // Ctrl-C is forwarded to the session as a terminal would send it; a second one leaves.
+  // Ctrl-C is forwarded to the session as a terminal would send it; a second one leaves
+  // (the session keeps running, like a detached `docker run`).
   let interrupts = 0;
+  const res = await client.raw('GET', `/v1/sessions/${id}/logs?follow=1&job=1`);
   const onSigint = () => {
-    if (++interrupts > 1) process.exit(130);
-    void client.json('POST', `/v1/sessions/${id}/input`, { keys: ['C-c'], enter: false }).catch(() => undefined);
+    if (++interrupts > 1) res.destroy();
+    else void client.json('POST', `/v1/sessions/${id}/input`, { keys: ['C-c'], enter: false }).catch(() => undefined);
   };
   process.on('SIGINT', onSigint);
-  const res = await client.raw('GET', `/v1/sessions/${id}/logs?follow=1&job=1`);
   const crlf = process.stdout.isTTY ? null : new CrlfToLf();
-  for await (const chunk of res) {
-    const out = crlf ? crlf.push(chunk as Buffer) : (chunk as Buffer);
-    if (out.length) await writeOut(out);
+  try {
+    for await (const chunk of res) {
+      const out = crlf ? crlf.push(chunk as Buffer) : (chunk as Buffer);
+      if (out.length) await writeOut(out);
+    }
+  } catch (err) {
+    if (interrupts < 2) throw err;
+  }
+  if (interrupts > 1) {
+    process.stderr.write(`amux: left session ${id} running; see 'amux logs ${id}'\n`);
+    return 130;
   }
   if (crlf) {
     const tail = crlf.end();

@@ -1,0 +1,186 @@
+/**
+ * SPEC §8 benchmark: prints machine facts, a table of medians/p90 as ratios against floors measured
+ * in the same run, and one `BENCH_JSON {…}` line. A benchmark, not a test: slow numbers are
+ * reported as "NOT MET", never as a failing exit code. Sizes: BENCH_SESSIONS (100), BENCH_BIG
+ * (1000), BENCH_RUNS (15), BENCH_CONCURRENCY (8, parallel session creation).
+ */
+import { execFileSync } from 'node:child_process';
+import os from 'node:os';
+import { psPhase, rssPhase, runPhase, waitPhase } from './bench/cli-phases.js';
+import { Homes } from './bench/homes.js';
+import { abortChildren, isAborted } from './bench/measure.js';
+import { RefreshBench, type RefreshStats } from './bench/refresh-phase.js';
+import { errorRow, limitRow, mb, ms, ratioRow, renderTable, valueRow, type Row } from './bench/report.js';
+
+function envInt(name: string, fallback: number): number {
+  const n = Number(process.env[name]);
+  return Number.isInteger(n) && n > 0 ? n : fallback;
+}
+
+const sizes = {
+  sessions: envInt('BENCH_SESSIONS', 100),
+  big: envInt('BENCH_BIG', 1000),
+  runs: envInt('BENCH_RUNS', 15),
+  concurrency: envInt('BENCH_CONCURRENCY', 8),
+};
+// Timed children get a clean env explicitly (benchEnv); this also covers what the in-process phase spawns.
+delete process.env.NODE_EXTRA_CA_CERTS;
+
+const started = performance.now();
+const log = (msg: string) => process.stderr.write(`[bench +${((performance.now() - started) / 1000).toFixed(1)}s] ${msg}\n`);
+const rows: Row[] = [];
+const raw: Record<string, unknown> = {};
+
+function machineFacts() {
+  const tmux = (() => {
+    try {
+      return execFileSync('tmux', ['-V'], { encoding: 'utf8' }).trim();
+    } catch {
+      return 'tmux not found';
+    }
+  })();
+  return {
+    date: new Date().toISOString(), nproc: os.availableParallelism(), cpu: os.cpus()[0]?.model ?? 'unknown',
+    memGb: +(os.totalmem() / 2 ** 30).toFixed(1), kernel: `${os.type()} ${os.release()}`, node: process.version, tmux,
+    loadavg: os.loadavg().map((l) => +l.toFixed(2)),
+  };
+}
+
+/** Runs one measurement group; an error becomes a report row, and the other groups still run. */
+async function phase(name: string, fn: () => Promise<void>): Promise<void> {
+  if (isAborted()) return;
+  log(name);
+  try {
+    await fn();
+  } catch (err) {
+    log(`${name} failed: ${(err as Error).stack ?? err}`);
+    rows.push(errorRow(name, err));
+    raw[name] = { error: (err as Error).message };
+  }
+}
+
+/** SPEC §8: 25 ms up to 100 sessions, 250 ms up to 1000; beyond, scaled at 0.25 ms/session. */
+const refreshLimitMs = (n: number) => (n <= 100 ? 25 : n <= 1000 ? 250 : n * 0.25);
+
+function refreshRows(label: string, r: RefreshStats): Row[] {
+  const programs = Object.entries(r.byProgram).map(([p, n]) => `${p} ${n}`).join(', ');
+  return [
+    limitRow(`refresh ${r.sessions} ${label}: time`, r.ms, refreshLimitMs(r.sessions)),
+    valueRow(`refresh ${r.sessions} ${label}: spawns/refresh (max)`, r.spawnsMax, `${r.spawnsMax} (${programs}); ${r.recaptured} recaptured`, 3),
+  ];
+}
+
+const homes = new Homes();
+
+async function main(): Promise<void> {
+  const facts = machineFacts();
+  process.stdout.write(`amux benchmark (SPEC §8) — ${facts.date}\n`);
+  process.stdout.write(`machine: ${facts.nproc} CPU × ${facts.cpu}, ${facts.memGb} GiB, ${facts.kernel}, load ${facts.loadavg.join(' ')}\n`);
+  process.stdout.write(`software: node ${facts.node}, ${facts.tmux}\n`);
+  process.stdout.write(`sizes: ${JSON.stringify(sizes)}; children run without NODE_EXTRA_CA_CERTS\n\n`);
+
+  // `on`, not `once`: execa's signal-exit re-raises the signal when no other listener is left.
+  let interrupted = false;
+  const onSignal = () => {
+    if (interrupted) return;
+    interrupted = true;
+    log('interrupted: cleaning up');
+    void abortChildren().then(() => homes.cleanupAll()).finally(() => process.exit(130));
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    await phase(`amux ps with ${sizes.sessions} live sessions`, async () => {
+      const h = homes.home('ps');
+      const r = await psPhase(h, sizes.sessions, sizes.runs, sizes.concurrency);
+      raw.ps = r;
+      rows.push(
+        limitRow('floor: node -e 0', r.node),
+        limitRow(`floor: tmux list-sessions (${sizes.sessions} sessions)`, r.tmux),
+        ratioRow(`amux ps (${sizes.sessions} live, warm daemon)`, r.ps, r.node, 1.5),
+        ratioRow('amux ps --json', r.psJson, r.node),
+        ratioRow('amux ps -q', r.psQ, r.node),
+        ratioRow('  of which CLI start-up: amux --version', r.version, r.node),
+        limitRow('  of which daemon: GET /v1/sessions (in-bench client)', r.api),
+        valueRow(`daemon RSS, ${sizes.sessions} live sessions`, r.daemonRss.rss, `${mb(r.daemonRss.rss)} (peak ${mb(r.daemonRss.peak)})`),
+      );
+      await h.cleanup();
+    });
+
+    await phase('amux run / exec / wait', async () => {
+      const h = homes.home('run');
+      const r = await runPhase(h, sizes.runs);
+      rows.push(ratioRow('amux run -- true', r.run, r.node, 2.5));
+      rows.push(r.exec ? ratioRow('amux exec ID -- true', r.exec, r.node, 2.5) : valueRow('amux exec ID -- true', NaN, 'n/a: no exec command in the CLI'));
+      rows.push(valueRow('daemon RSS, no sessions', r.idleRss.rss, mb(r.idleRss.rss)));
+      raw.run = r;
+      await h.cleanup();
+    });
+
+    await phase('amux wait latency', async () => {
+      const h = homes.home('wait');
+      const w = await waitPhase(h, Math.max(10, sizes.runs));
+      rows.push(limitRow(`amux wait: return after command exit (waiter started ≥ ${w.minHeadStartMs.toFixed(0)} ms before)`, w.latency, 150));
+      raw.wait = w;
+      await h.cleanup();
+    });
+
+    await phase(`daemon memory with ${sizes.big} live sessions`, async () => {
+      const h = homes.home('big');
+      const r = await rssPhase(h, sizes.big, sizes.concurrency);
+      raw.big = r;
+      rows.push(
+        valueRow(`daemon RSS, ${sizes.big} live sessions (CLI-started daemon)`, r.rss.rss, `${mb(r.rss.rss)} (peak ${mb(r.rss.peak)})`, 150, '150 MB'),
+        limitRow(`amux ps (${sizes.big} live), 5 runs`, r.psAtBig),
+        limitRow(`amux ps -q (${sizes.big} live), 5 runs`, r.psQAtBig),
+        limitRow(`GET /v1/sessions (${sizes.big} live, in-bench client), 5 runs`, r.apiAtBig),
+        valueRow(`creating ${sizes.big} sessions via amux run ×${sizes.concurrency}`, r.createMs, `${(r.createMs / 1000).toFixed(1)} s`),
+      );
+      await h.cleanup();
+    });
+
+    await phase('status refresh in-process', async () => {
+      const h = homes.home('mon');
+      const bench = new RefreshBench(h);
+      homes.onCleanup(() => bench.close());
+      const refresh: Record<string, unknown> = {};
+      for (const n of [sizes.sessions, sizes.big]) {
+        log(`  creating sessions up to ${n} in-process`);
+        refresh[`create${n}Ms`] = await bench.grow(n, sizes.concurrency);
+        const floor = await bench.spawnFloor(sizes.runs);
+        refresh[`floor${n}`] = floor;
+        rows.push({
+          ...limitRow(`refresh floor at ${n}: list-panes ∥ ps via execa, nothing else`, floor.both),
+          value: `alone: list-panes ${ms(floor.listPanes.median)}, ps ${ms(floor.ps.median)}`,
+        });
+        for (const mode of ['quiet', 'changed'] as const) {
+          const r = await bench.measure(sizes.runs, mode);
+          refresh[`${mode}${n}`] = r;
+          rows.push(...refreshRows(mode === 'quiet' ? 'quiet' : 'all panes changed', r));
+        }
+      }
+      raw.refresh = refresh;
+    });
+  } finally {
+    log('cleaning up');
+    await homes.cleanupAll();
+  }
+
+  if (homes.survivors) {
+    rows.push(valueRow('cleanup: session processes alive 2 s after tmux kill-server', homes.survivors, `${homes.survivors} (killed by pid)`));
+  }
+  raw.survivorsAfterKillServer = homes.survivors;
+  process.stdout.write(`${renderTable(rows)}\n\n`);
+  process.stdout.write([
+    'notes: medians and p90 over the runs; ratios are medians over the node -e 0 median timed in the same',
+    '  interleaved loop. "spawns/refresh" counts every child process the refresh spawned (tmux list-panes,',
+    '  ps, and one tmux source-file chained capture when fingerprints changed), via a child_process.spawn',
+    '  wrapper; "all panes changed" types one character into every pane (one tmux call, not counted) 300 ms',
+    '  before the timed refresh. wait latency = exit of the already-waiting `amux wait` minus the',
+    '  command\'s own `date +%s%N` written as its last act.',
+  ].join('\n') + '\n\n');
+  const goals = rows.map(({ metric, median, p90, value, goal, met }) => ({ metric, median, p90, value, goal, met }));
+  process.stdout.write(`BENCH_JSON ${JSON.stringify({ machine: facts, sizes, goals, raw })}\n`);
+}
+
+await main();

@@ -1,0 +1,142 @@
+import cp from 'node:child_process';
+import { EventEmitter } from 'node:events';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
+import { basename, join } from 'node:path';
+import { resolveSettings } from '../../src/core/settings.js';
+import type { DaemonContext } from '../../src/daemon/context.js';
+import { Monitor } from '../../src/daemon/monitor.js';
+import { createSession } from '../../src/daemon/session-create.js';
+import { amuxPaths } from '../../src/paths.js';
+import { scanProcesses } from '../../src/process/process-table.js';
+import { openDatabase } from '../../src/store/database.js';
+import { Store } from '../../src/store/session-store.js';
+import { listPanesArgs } from '../../src/tmux/commands.js';
+import { Tmux } from '../../src/tmux/tmux.js';
+import type { BenchHome } from './homes.js';
+import { benchEnv, isAborted, pool, runOk, sleep, stats, type Stats } from './measure.js';
+
+/**
+ * Counts every child process this process spawns, by program name. execa (used by Tmux and by
+ * scanProcesses) calls child_process.spawn; syncBuiltinESMExports makes ESM importers see the wrapper.
+ */
+export function installSpawnCounter(): { counts: Map<string, number>; total: () => number } {
+  const counts = new Map<string, number>();
+  const original = cp.spawn;
+  const wrapped = function (this: unknown, ...args: unknown[]) {
+    const name = basename(String(args[0]));
+    counts.set(name, (counts.get(name) ?? 0) + 1);
+    return (original as (...a: unknown[]) => unknown).apply(this, args);
+  };
+  (cp as unknown as { spawn: unknown }).spawn = wrapped;
+  syncBuiltinESMExports();
+  return { counts, total: () => [...counts.values()].reduce((a, b) => a + b, 0) };
+}
+
+/** A daemon context built exactly as src/daemon/main.ts does, over the bench home. */
+export function buildContext(dir: string): DaemonContext {
+  const paths = amuxPaths(dir);
+  mkdirSync(paths.sessionsDir, { recursive: true, mode: 0o700 });
+  mkdirSync(paths.exitsDir, { recursive: true, mode: 0o700 });
+  const bus = new EventEmitter();
+  bus.setMaxListeners(0);
+  return {
+    paths, settings: resolveSettings({}, process.env), store: new Store(openDatabase(paths.db)),
+    tmux: new Tmux(paths.tmuxSocket), bash: ['/bin/bash', '/usr/bin/bash'].find(existsSync) ?? 'bash',
+    startedAt: Date.now(), runtime: new Map(), bus,
+  };
+}
+
+export interface RefreshStats {
+  sessions: number;
+  ms: Stats;
+  /** Child processes per refresh: all programs (max over runs), and tmux alone. */
+  spawnsMax: number;
+  tmuxSpawnsMax: number;
+  byProgram: Record<string, number>;
+  /** Median number of sessions whose fingerprint changed (so their pane was captured). */
+  recaptured: number;
+}
+
+/** In-process status refreshes of every live session of `ctx`, with and without output changes. */
+export class RefreshBench {
+  readonly ctx: DaemonContext;
+  readonly monitor: Monitor;
+  private readonly spawns = installSpawnCounter();
+
+  constructor(private readonly home: BenchHome) {
+    this.ctx = buildContext(home.dir);
+    this.monitor = new Monitor(this.ctx);
+  }
+
+  /** Creates sessions through createSession until `target` exist, `concurrency` at a time. */
+  async grow(target: number, concurrency: number): Promise<number> {
+    const t0 = performance.now();
+    const have = this.ctx.store.listSessions().length;
+    await pool(Math.max(0, target - have), concurrency, () =>
+      createSession(this.ctx, { command: 'sleep 3600', cwd: '/tmp', env: { PATH: process.env.PATH ?? '/usr/bin:/bin' } }),
+    );
+    return performance.now() - t0;
+  }
+
+  /** `quiet`: nothing changed since the last refresh. `changed`: a key typed into every pane first. */
+  async measure(runs: number, mode: 'quiet' | 'changed'): Promise<RefreshStats> {
+    // The first refresh after creation captures every pane (baseline); settle before timing.
+    await this.monitor.refresh();
+    await this.monitor.refresh();
+    const ms: number[] = [];
+    const recaptured: number[] = [];
+    let spawnsMax = 0;
+    let tmuxSpawnsMax = 0;
+    const byProgram: Record<string, number> = {};
+    for (let i = 0; i < runs; i++) {
+      if (isAborted()) throw new Error('benchmark interrupted');
+      if (mode === 'changed') await this.typeIntoEveryPane();
+      const fingerprints = new Map([...this.ctx.runtime].map(([id, rt]) => [id, rt.fingerprint]));
+      const before = { all: this.spawns.total(), tmux: this.ctx.tmux.spawns, by: new Map(this.spawns.counts) };
+      const t0 = performance.now();
+      await this.monitor.refresh();
+      ms.push(performance.now() - t0);
+      spawnsMax = Math.max(spawnsMax, this.spawns.total() - before.all);
+      tmuxSpawnsMax = Math.max(tmuxSpawnsMax, this.ctx.tmux.spawns - before.tmux);
+      for (const [name, n] of this.spawns.counts) {
+        byProgram[name] = Math.max(byProgram[name] ?? 0, n - (before.by.get(name) ?? 0));
+      }
+      recaptured.push([...this.ctx.runtime].filter(([id, rt]) => rt.fingerprint !== fingerprints.get(id)).length);
+    }
+    const sessions = this.ctx.store.listSessions({ statuses: ['working', 'idle', 'paused'] }).length;
+    return { sessions, ms: stats(ms), spawnsMax, tmuxSpawnsMax, byProgram, recaptured: stats(recaptured).median };
+  }
+
+  /** The two spawns every refresh makes, alone, as the refresh does them (execa, in parallel). */
+  async spawnFloor(runs: number): Promise<{ both: Stats; listPanes: Stats; ps: Stats }> {
+    const time = async (fn: () => Promise<unknown>) => {
+      const t0 = performance.now();
+      await fn();
+      return performance.now() - t0;
+    };
+    const both: number[] = [];
+    const listPanes: number[] = [];
+    const ps: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      both.push(await time(() => Promise.all([this.ctx.tmux.runIfServer(listPanesArgs()), scanProcesses()])));
+      listPanes.push(await time(() => this.ctx.tmux.runIfServer(listPanesArgs())));
+      ps.push(await time(() => scanProcesses()));
+    }
+    return { both: stats(both), listPanes: stats(listPanes), ps: stats(ps) };
+  }
+
+  /** Types one character into every pane with a single tmux call (not counted: it runs before the refresh). */
+  private async typeIntoEveryPane(): Promise<void> {
+    const panes = this.ctx.store.listSessions({ statuses: ['working', 'idle'] }).map((s) => s.paneId).filter(Boolean);
+    const script = join(this.home.dir, 'type.tmux');
+    writeFileSync(script, panes.map((p) => `send-keys -t '${p}' -l .\n`).join(''));
+    await runOk(['tmux', '-S', this.ctx.tmux.socket, '-f', '/dev/null', 'source-file', script], benchEnv());
+    // Let the echo reach tmux (cursor moves) and pipe-pane write it to the log.
+    await sleep(300);
+  }
+
+  close(): void {
+    this.ctx.store.db.close();
+  }
+}

@@ -1,0 +1,138 @@
+import { spawn, execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { TestContext } from 'node:test';
+
+/** The built CLI under test. */
+export const BIN = fileURLToPath(new URL('../../../bin/amux', import.meta.url));
+
+export interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+  raw: Buffer;
+}
+
+export interface RunOptions {
+  env?: Record<string, string | undefined>;
+  input?: string;
+  timeoutMs?: number;
+}
+
+function requireTmux(): void {
+  try {
+    execFileSync('tmux', ['-V'], { stdio: 'ignore' });
+  } catch {
+    throw new Error('tmux is required for integration tests and was not found on PATH (install tmux)');
+  }
+}
+
+/** A private amux installation for one test: its own AMUX_HOME, daemon and tmux server. */
+export class AmuxHome {
+  readonly home: string;
+
+  constructor(readonly env: Record<string, string | undefined> = {}) {
+    requireTmux();
+    this.home = mkdtempSync('/tmp/amux-t-');
+  }
+
+  /** Runs `amux ARGS…` and resolves with its exit code and output (never rejects on non-zero). */
+  run(args: readonly string[], opts: RunOptions = {}): Promise<RunResult> {
+    return new Promise((resolve, reject) => {
+      const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: '1', AMUX_HOME: this.home, ...this.env, ...opts.env };
+      delete env.NODE_EXTRA_CA_CERTS;
+      const child = spawn(process.execPath, [BIN, ...args], { env: env as NodeJS.ProcessEnv, stdio: ['pipe', 'pipe', 'pipe'] });
+      const out: Buffer[] = [];
+      const err: Buffer[] = [];
+      child.stdout.on('data', (d: Buffer) => out.push(d));
+      child.stderr.on('data', (d: Buffer) => err.push(d));
+      const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 60_000);
+      child.on('error', reject);
+      child.on('close', (code, signal) => {
+        clearTimeout(timer);
+        const raw = Buffer.concat(out);
+        resolve({ code: code ?? 128 + (signal ? 9 : 0), stdout: raw.toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), raw });
+      });
+      child.stdin.end(opts.input ?? '');
+    });
+  }
+
+  /** Runs and expects exit 0; returns trimmed stdout. */
+  async ok(args: readonly string[], opts: RunOptions = {}): Promise<string> {
+    const r = await this.run(args, opts);
+    if (r.code !== 0) throw new Error(`amux ${args.join(' ')} exited ${r.code}: ${r.stderr.trim()}`);
+    return r.stdout.trim();
+  }
+
+  async json<T = any>(args: readonly string[]): Promise<T> {
+    return JSON.parse(await this.ok([...args, '--json'])) as T;
+  }
+
+  async session(ref: string): Promise<any> {
+    return (JSON.parse(await this.ok(['inspect', ref])) as { session: unknown }).session;
+  }
+
+  /** Polls until `predicate` holds for the session (tests never assert on time; this only bounds a wait). */
+  async until(ref: string, predicate: (s: any) => boolean, timeoutMs = 20_000): Promise<any> {
+    const deadline = Date.now() + timeoutMs;
+    let last: any;
+    while (Date.now() < deadline) {
+      last = await this.session(ref);
+      if (predicate(last)) return last;
+      await new Promise((r) => setTimeout(r, 150));
+    }
+    throw new Error(`session ${ref} never reached the expected state; last: ${JSON.stringify(last)}`);
+  }
+
+  get tmuxSocket(): string {
+    return join(this.home, 'tmux.sock');
+  }
+
+  daemonPid(): number | null {
+    const f = join(this.home, 'daemon.pid');
+    return existsSync(f) ? Number(readFileSync(f, 'utf8').trim()) || null : null;
+  }
+
+  tmux(args: readonly string[]): string {
+    return execFileSync('tmux', ['-S', this.tmuxSocket, ...args], { encoding: 'utf8' });
+  }
+
+  /** Names of the sessions on the private tmux server ([] when it is not running). */
+  tmuxSessions(): string[] {
+    try {
+      return this.tmux(['list-sessions', '-F', '#{session_name}']).split('\n').filter(Boolean);
+    } catch {
+      return [];
+    }
+  }
+
+  /** Stops the daemon, kills the private tmux server, removes the directory. Safe to call twice. */
+  async cleanup(): Promise<void> {
+    if (!existsSync(this.home)) return;
+    const pid = this.daemonPid();
+    await this.run(['daemon', 'stop'], { timeoutMs: 15_000 }).catch(() => undefined);
+    if (pid) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        /* already gone */
+      }
+    }
+    try {
+      execFileSync('tmux', ['-S', this.tmuxSocket, 'kill-server'], { stdio: 'ignore' });
+    } catch {
+      /* no server */
+    }
+    rmSync(this.home, { recursive: true, force: true });
+  }
+}
+
+/** A fresh AmuxHome cleaned up when the test (or suite) ends, pass or fail. */
+export function amuxHome(t: Pick<TestContext, 'after'> | { after: (fn: () => Promise<void>) => void }, env: Record<string, string | undefined> = {}): AmuxHome {
+  const h = new AmuxHome(env);
+  t.after(() => h.cleanup());
+  return h;
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

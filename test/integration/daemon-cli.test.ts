@@ -1,0 +1,105 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { amuxHome } from '../helpers/amux.js';
+
+describe('amux daemon', () => {
+  test('status exits 3 when not running; start, status --json, stop', async (t) => {
+    const h = amuxHome(t);
+    const down = await h.run(['daemon', 'status']);
+    assert.equal(down.code, 3);
+    assert.match(down.stderr, /not running/);
+    assert.match(await h.ok(['daemon', 'start']), /running/);
+    const st = JSON.parse(await h.ok(['daemon', 'status', '--json']));
+    assert.equal(typeof st.pid, 'number');
+    assert.equal(st.socket, join(h.home, 'amux.sock'));
+    assert.equal(typeof st.version, 'string');
+    assert.equal(typeof st.uptimeMs, 'number');
+    assert.equal(st.sessions, 0);
+    assert.match(await h.ok(['daemon', 'start']), new RegExp(`pid ${st.pid}`));
+    await h.ok(['daemon', 'stop']);
+    assert.equal((await h.run(['daemon', 'status'])).code, 3);
+  });
+
+  test('AMUX_HOME is 0700, the socket and database 0600', async (t) => {
+    const h = amuxHome(t);
+    await h.ok(['run', '--', 'true']);
+    const mode = (p: string) => statSync(p).mode & 0o777;
+    assert.equal(mode(h.home), 0o700);
+    assert.equal(mode(join(h.home, 'amux.sock')), 0o600);
+    assert.equal(mode(join(h.home, 'amux.db')), 0o600);
+    assert.equal(mode(join(h.home, 'sessions')), 0o700);
+  });
+
+  test('a stale socket and pid file from a crashed daemon do not block a new one', async (t) => {
+    const h = amuxHome(t);
+    await h.ok(['daemon', 'start']);
+    const pid = h.daemonPid()!;
+    process.kill(pid, 'SIGKILL');
+    await new Promise((r) => setTimeout(r, 200));
+    assert.equal((await h.run(['daemon', 'status'])).code, 3);
+    assert.equal((await h.run(['run', '-w', '--', 'exit 0'])).code, 0);
+    assert.notEqual(h.daemonPid(), pid);
+  });
+
+  test('the HTTP API answers JSON errors with stable codes', async (t) => {
+    const h = amuxHome(t);
+    await h.ok(['daemon', 'start']);
+    const { request } = await import('node:http');
+    const get = (path: string) =>
+      new Promise<{ status: number; body: any }>((resolve, reject) => {
+        const req = request({ socketPath: join(h.home, 'amux.sock'), path, method: 'GET' }, (res) => {
+          let data = '';
+          res.on('data', (c) => (data += c));
+          res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(data) }));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    const nf = await get('/v1/sessions/deadbeef');
+    assert.equal(nf.status, 404);
+    assert.equal(nf.body.error.code, 'session_not_found');
+    const bad = await get('/v1/sessions?status=bogus');
+    assert.equal(bad.status, 400);
+    assert.equal(bad.body.error.code, 'invalid_argument');
+    const health = await get('/v1/health');
+    assert.equal(health.status, 200);
+    assert.equal(health.body.pid, h.daemonPid());
+  });
+
+  test('an AMUX_HOME with #, % and spaces in its path works (no tmux format or strftime expansion)', async (t) => {
+    const base = amuxHome(t);
+    const odd = { AMUX_HOME: join(base.home, 'a %d #{x} b') };
+    try {
+      const r = await base.run(['run', '-w', '--', 'seq 1 3'], { env: odd });
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(r.stdout, '1\n2\n3\n');
+      const id = (await base.run(['ps', '-q'], { env: odd })).stdout.trim();
+      assert.equal((await base.run(['logs', '-n', '1', id], { env: odd })).stdout, '3\n');
+    } finally {
+      await base.run(['daemon', 'stop'], { env: odd });
+      try {
+        execFileSync('tmux', ['-S', join(odd.AMUX_HOME, 'tmux.sock'), 'kill-server'], { stdio: 'ignore' });
+      } catch {
+        /* no server */
+      }
+    }
+  });
+
+  test('a bad setting is a clear error naming it', async (t) => {
+    const h = amuxHome(t, { AMUX_IDLE_THRESHOLD: 'often' });
+    const r = await h.run(['ps']);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /AMUX_IDLE_THRESHOLD/);
+  });
+
+  test('an unwritable AMUX_HOME is a clear error', async (t) => {
+    const h = amuxHome(t);
+    const r = await h.run(['ps'], { env: { AMUX_HOME: '/proc/amux-cannot-exist' } });
+    assert.notEqual(r.code, 0);
+    assert.equal(r.stderr.trim().split('\n').length, 1);
+    assert.match(r.stderr, /amux-cannot-exist/);
+  });
+});

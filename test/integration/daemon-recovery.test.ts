@@ -1,0 +1,82 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { describe, test } from 'node:test';
+import { amuxHome, sleep } from '../helpers/amux.js';
+
+describe('sessions outlive the daemon', () => {
+  test('kill -9 of the daemon while sessions run and finish: nothing lost, real exit codes', async (t) => {
+    const h = amuxHome(t);
+    const quick = await h.ok(['run', '--', 'sleep 1; exit 3']);
+    const ok = await h.ok(['run', '--', 'sleep 1']);
+    const long = await h.ok(['run', '-n', 'long', '--', 'sleep 300']);
+    const pid = h.daemonPid();
+    assert.ok(pid);
+    process.kill(pid, 'SIGKILL');
+    await sleep(2000); // both short sessions finish while no daemon runs
+    // the next CLI call starts a new daemon, which reconciles SQLite with tmux
+    assert.equal((await h.run(['wait', quick])).code, 3);
+    assert.equal((await h.run(['wait', ok])).code, 0);
+    assert.notEqual(h.daemonPid(), pid);
+    const s = await h.session(long);
+    assert.ok(['working', 'idle'].includes(s.status), s.status);
+    await h.ok(['send', 'long', 'still here']);
+    const ps = await h.json<any[]>(['ps']);
+    assert.equal(ps.length, 3);
+  });
+
+  test('daemon stop leaves sessions running; a new daemon adopts them', async (t) => {
+    const h = amuxHome(t);
+    const id = await h.ok(['run', '--', 'sleep 2; echo done; exit 8']);
+    assert.match(await h.ok(['daemon', 'stop']), /stopped/);
+    assert.equal((await h.run(['daemon', 'status'])).code, 3);
+    assert.ok(h.tmuxSessions().includes(`amux-${id}`));
+    assert.equal((await h.run(['wait', id])).code, 8);
+    assert.match(await h.ok(['logs', id]), /done/);
+  });
+
+  test('the tmux server killed under it: failed "tmux session no longer exists"', async (t) => {
+    const h = amuxHome(t);
+    const a = await h.ok(['run', '--', 'sleep 300']);
+    const b = await h.ok(['run']);
+    execFileSync('tmux', ['-S', h.tmuxSocket, 'kill-server']);
+    assert.equal((await h.run(['wait', a, b])).code, 1);
+    for (const id of [a, b]) {
+      const s = await h.session(id);
+      assert.equal(s.status, 'failed');
+      assert.equal(s.error, 'tmux session no longer exists');
+    }
+    assert.equal((await h.run(['daemon', 'status'])).code, 0);
+    // and amux still works: a new tmux server is started on demand
+    assert.equal((await h.run(['run', '-w', '--', 'exit 0'])).code, 0);
+  });
+
+  test('50 CLIs at once: 50 distinct sessions, no error, one daemon', async (t) => {
+    const h = amuxHome(t);
+    const results = await Promise.all(Array.from({ length: 50 }, (_, i) => h.run(['run', '-n', `w${i}`, '--', 'sleep 60'])));
+    for (const r of results) assert.equal(r.code, 0, r.stderr);
+    const ids = results.map((r) => r.stdout.trim());
+    assert.equal(new Set(ids).size, 50);
+    for (const id of ids) assert.match(id, /^[0-9a-f]{8}$/);
+    const mixed = await Promise.all([
+      ...ids.slice(0, 10).map((id) => h.run(['kill', '--grace', '1s', id])),
+      ...Array.from({ length: 20 }, () => h.run(['ps', '-q'])),
+      ...ids.slice(10, 20).map((id) => h.run(['rm', '-f', id])),
+    ]);
+    for (const r of mixed) assert.equal(r.code, 0, r.stderr);
+    const daemons = execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' })
+      .split('\n')
+      .filter((l) => l.includes('daemon/entry.js'))
+      .map((l) => Number(l.trim().split(/\s+/)[0]))
+      .filter((pid) => {
+        try {
+          return execFileSync('cat', [`/proc/${pid}/environ`], { encoding: 'utf8' }).includes(`AMUX_HOME=${h.home}\0`);
+        } catch {
+          return false;
+        }
+      });
+    assert.equal(daemons.length, 1, `daemons for this home: ${daemons}`);
+    const ps = await h.json<any[]>(['ps']);
+    assert.equal(ps.length, 40);
+    await h.run(['kill', ...ps.map((s) => s.id)]);
+  });
+});

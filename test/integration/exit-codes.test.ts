@@ -1,0 +1,72 @@
+import assert from 'node:assert/strict';
+import { after, describe, test } from 'node:test';
+import { amuxHome } from '../helpers/amux.js';
+
+describe('exact exit codes on real tmux', () => {
+  const h = amuxHome({ after });
+
+  test('run -w exits with the command exit code and streams exactly its output', async () => {
+    const ok = await h.run(['run', '-w', '--', 'echo out; echo err >&2']);
+    assert.equal(ok.code, 0);
+    assert.equal(ok.stdout, 'out\nerr\n');
+    const seven = await h.run(['run', '-w', '--', 'printf "no newline"; exit 7']);
+    assert.equal(seven.code, 7);
+    assert.equal(seven.stdout, 'no newline');
+  });
+
+  test('wait and ps --json report 0, N and 128+signal', async () => {
+    const zero = await h.ok(['run', '--', 'true']);
+    const three = await h.ok(['run', '--', 'sleep 0.2; (exit 3)']);
+    const sig = await h.ok(['run', '--', "sh -c 'kill -TERM $$'"]);
+    assert.equal((await h.run(['wait', zero])).code, 0);
+    assert.equal((await h.run(['wait', three])).code, 3);
+    assert.equal((await h.run(['wait', sig])).code, 143);
+    // first non-zero in argument order
+    assert.equal((await h.run(['wait', zero, sig, three])).code, 143);
+    assert.equal((await h.run(['wait', three, sig])).code, 3);
+
+    const ps = await h.json<any[]>(['ps']);
+    const byId = new Map(ps.map((s) => [s.id, s]));
+    assert.equal(byId.get(zero).status, 'completed');
+    assert.equal(byId.get(zero).exitCode, 0);
+    assert.equal(byId.get(three).status, 'failed');
+    assert.equal(byId.get(three).exitCode, 3);
+    assert.equal(byId.get(three).error, 'command exited with code 3');
+    assert.equal(byId.get(sig).exitCode, 143);
+    assert.equal(byId.get(sig).signal, 'SIGTERM');
+    assert.equal(byId.get(sig).error, 'killed by signal SIGTERM');
+  });
+
+  test('wait --json prints [{id,status,exitCode}]', async () => {
+    const id = await h.ok(['run', '--', 'exit 4']);
+    const r = await h.run(['wait', '--json', id]);
+    assert.equal(r.code, 4);
+    assert.deepEqual(JSON.parse(r.stdout), [{ id, status: 'failed', exitCode: 4 }]);
+  });
+
+  test('exit N inside the main command reports N', async () => {
+    const r = await h.run(['run', '-w', '--', 'echo bye; exit 5']);
+    assert.equal(r.code, 5);
+    assert.equal(r.stdout, 'bye\n');
+  });
+
+  test('wait --timeout exits 124 and leaves the session running', async () => {
+    const id = await h.ok(['run', '--', 'sleep 30']);
+    const r = await h.run(['wait', '--timeout', '300ms', id]);
+    assert.equal(r.code, 124);
+    assert.ok(['working', 'idle'].includes((await h.session(id)).status));
+    await h.ok(['kill', id]);
+  });
+
+  test('a session has a job 1 with the same exit code', async () => {
+    const id = await h.ok(['run', '--', 'exit 9']);
+    await h.run(['wait', id]);
+    const rec = JSON.parse(await h.ok(['inspect', id]));
+    assert.equal(rec.jobs.length, 1);
+    assert.equal(rec.jobs[0].id, `job-${id}-1`);
+    assert.equal(rec.jobs[0].exitCode, 9);
+    assert.equal(rec.jobs[0].status, 'failed');
+    const transitions = rec.events.filter((e: any) => e.type === 'state_changed').map((e: any) => `${e.data.from}>${e.data.to}`);
+    assert.deepEqual(transitions, ['pending>working', 'working>failed']);
+  });
+});

@@ -1,0 +1,53 @@
+import assert from 'node:assert/strict';
+import { after, describe, test } from 'node:test';
+import { amuxHome } from '../helpers/amux.js';
+
+describe('working → idle → working', () => {
+  const h = amuxHome({ after });
+
+  test('a silent command turns idle after the threshold, and send makes it working at once', async () => {
+    const id = await h.ok(['run', '-n', 'reader', '--', 'echo ready; while read line; do echo "got $line"; done']);
+    assert.equal((await h.session(id)).status, 'working');
+    const idle = await h.until(id, (s) => s.status === 'idle', 15_000);
+    // idle only after ~3 s of unchanged output (the default threshold)
+    assert.ok(Date.parse(idle.lastActivityAt) >= Date.parse(idle.startedAt));
+    await h.ok(['send', 'reader', 'hello world']);
+    assert.equal((await h.session(id)).status, 'working');
+    const plain = await h.ok(['logs', id]);
+    assert.match(plain, /got hello world/);
+    await h.until(id, (s) => s.status === 'idle', 15_000);
+    const events = JSON.parse(await h.ok(['inspect', id])).events.filter((e: any) => e.type === 'state_changed');
+    assert.deepEqual(
+      events.map((e: any) => e.data.to),
+      ['working', 'idle', 'working', 'idle'],
+    );
+  });
+
+  test('a shell session (no command) is idle at its prompt', async () => {
+    const id = await h.ok(['run']);
+    const s = await h.until(id, (x) => x.status === 'idle', 10_000);
+    assert.equal(s.command, null);
+    await h.ok(['send', id, 'echo from-shell']);
+    await h.until(id, (x) => x.status === 'idle', 10_000);
+    assert.match(await h.ok(['logs', id]), /from-shell/);
+  });
+
+  test('send --keys and --no-enter', async () => {
+    const id = await h.ok(['run', '--', 'cat']);
+    await h.ok(['send', '--no-enter', id, 'partial;']);
+    await h.ok(['send', id, '--keys', 'Enter']);
+    await h.ok(['send', id, '--keys', 'C-d']);
+    assert.equal((await h.run(['wait', id])).code, 0);
+    const out = await h.ok(['logs', id]);
+    assert.equal(out.split('\n').filter((l) => l === 'partial;').length, 2, out);
+  });
+
+  test('send to a finished session is refused with exit 1', async () => {
+    const id = await h.ok(['run', '--', 'true']);
+    await h.run(['wait', id]);
+    const r = await h.run(['send', id, 'x']);
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /completed/);
+    assert.equal(r.stderr.trim().split('\n').length, 1);
+  });
+});

@@ -1,0 +1,92 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { DEFAULT_SETTINGS, resolveSettings } from '../../src/core/settings.js';
+
+const MiB = 1024 * 1024;
+
+/** Asserts an invalid_argument error whose message names `setting`. */
+function badSetting(setting: string) {
+  return (err: Error & { code?: string; exitCode?: number }) => {
+    assert.equal(err.name, 'AmuxError');
+    assert.equal(err.code, 'invalid_argument');
+    assert.equal(err.exitCode, 2);
+    assert.ok(err.message.includes(setting), `${JSON.stringify(err.message)} should name ${setting}`);
+    return true;
+  };
+}
+
+describe('resolveSettings', () => {
+  test('defaults (SPEC §2, §6)', () => {
+    assert.deepEqual(resolveSettings({}, {}), { idleThresholdMs: 3000, logCapBytes: 8 * MiB, statusCacheMs: 2000 });
+  });
+
+  test('config values', () => {
+    const s = resolveSettings({ idleThreshold: '5s', logCap: '1MiB' }, {});
+    assert.equal(s.idleThresholdMs, 5000);
+    assert.equal(s.logCapBytes, MiB);
+  });
+
+  test('config numbers: a bare number of seconds, a bare number of bytes', () => {
+    const s = resolveSettings({ idleThreshold: 10, logCap: 65536 }, {});
+    assert.equal(s.idleThresholdMs, 10_000);
+    assert.equal(s.logCapBytes, 65_536);
+  });
+
+  test('environment variables', () => {
+    const s = resolveSettings({}, { AMUX_IDLE_THRESHOLD: '750ms', AMUX_LOG_CAP: '512KiB' });
+    assert.equal(s.idleThresholdMs, 750);
+    assert.equal(s.logCapBytes, 512 * 1024);
+  });
+
+  test('the environment wins over config.json', () => {
+    const s = resolveSettings({ idleThreshold: '5s', logCap: '1MiB' }, { AMUX_IDLE_THRESHOLD: '1s', AMUX_LOG_CAP: '2MiB' });
+    assert.equal(s.idleThresholdMs, 1000);
+    assert.equal(s.logCapBytes, 2 * MiB);
+  });
+
+  test('unrelated keys and variables are ignored', () => {
+    assert.deepEqual(resolveSettings({ colour: 'blue', idle: 'x' }, { AMUX_OTHER: 'x', IDLE_THRESHOLD: 'x' }), DEFAULT_SETTINGS);
+  });
+
+  test('an empty value means unset', () => {
+    assert.deepEqual(resolveSettings({ idleThreshold: '', logCap: '' }, {}), DEFAULT_SETTINGS);
+    assert.deepEqual(resolveSettings({}, { AMUX_IDLE_THRESHOLD: '', AMUX_LOG_CAP: '' }), DEFAULT_SETTINGS);
+  });
+
+  test(
+    'an empty variable falls back to config.json',
+    () => {
+      const s = resolveSettings({ idleThreshold: '5s' }, { AMUX_IDLE_THRESHOLD: '' });
+      assert.equal(s.idleThresholdMs, 5000);
+    },
+  );
+
+  test('does not modify the defaults', () => {
+    resolveSettings({ idleThreshold: '9s' }, {});
+    assert.equal(DEFAULT_SETTINGS.idleThresholdMs, 3000);
+  });
+
+  test('a bad variable names the variable', () => {
+    assert.throws(() => resolveSettings({}, { AMUX_IDLE_THRESHOLD: 'soon' }), badSetting('AMUX_IDLE_THRESHOLD'));
+    assert.throws(() => resolveSettings({}, { AMUX_LOG_CAP: 'lots' }), badSetting('AMUX_LOG_CAP'));
+  });
+
+  test('a bad config value names the config key', () => {
+    assert.throws(() => resolveSettings({ idleThreshold: '3 s' }, {}), badSetting('idleThreshold in config.json'));
+    assert.throws(() => resolveSettings({ logCap: '8TB' }, {}), badSetting('logCap in config.json'));
+    assert.throws(() => resolveSettings({ idleThreshold: true }, {}), badSetting('idleThreshold'));
+  });
+
+  test('a bad variable is reported even when config.json is fine', () => {
+    assert.throws(() => resolveSettings({ idleThreshold: '5s' }, { AMUX_IDLE_THRESHOLD: '-1s' }), badSetting('AMUX_IDLE_THRESHOLD'));
+  });
+
+  test('minimums: idleThreshold ≥ 100ms, logCap ≥ 4KiB', () => {
+    assert.equal(resolveSettings({}, { AMUX_IDLE_THRESHOLD: '100ms' }).idleThresholdMs, 100);
+    assert.throws(() => resolveSettings({}, { AMUX_IDLE_THRESHOLD: '99ms' }), badSetting('idleThreshold'));
+    assert.throws(() => resolveSettings({}, { AMUX_IDLE_THRESHOLD: '0' }), badSetting('idleThreshold'));
+    assert.equal(resolveSettings({}, { AMUX_LOG_CAP: '4KiB' }).logCapBytes, 4096);
+    assert.throws(() => resolveSettings({}, { AMUX_LOG_CAP: '4095' }), badSetting('logCap'));
+    assert.throws(() => resolveSettings({ logCap: '0' }, {}), badSetting('logCap'));
+  });
+});

@@ -1,0 +1,152 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { type Observation, decideStatus, finished } from '../../src/core/status-rules.js';
+
+const NOW = 1_700_000_000_000;
+const THRESHOLD = 3000;
+
+/** A live session whose shell runs a job that is quietly busy. */
+function obs(over: Partial<Observation> = {}): Observation {
+  return {
+    present: true,
+    paneDead: false,
+    paneDeadStatus: null,
+    mainExit: null,
+    jobRunning: true,
+    children: 1,
+    outputChanged: false,
+    ...over,
+  };
+}
+
+function timing(sinceActivityMs: number) {
+  return { now: NOW, lastActivityAt: NOW - sinceActivityMs, idleThresholdMs: THRESHOLD };
+}
+
+describe('decideStatus', () => {
+  test('an exit-status file beats a vanished session (keeps the real exit code)', () => {
+    assert.deepEqual(decideStatus('working', obs({ mainExit: 0, present: false }), timing(0)), finished(0));
+    assert.deepEqual(decideStatus('idle', obs({ mainExit: 7, present: false }), timing(0)), finished(7));
+  });
+
+  test('an exit-status file beats a dead pane', () => {
+    const d = decideStatus('working', obs({ mainExit: 2, paneDead: true, paneDeadStatus: 1 }), timing(0));
+    assert.equal(d.status, 'failed');
+    assert.equal(d.exitCode, 2);
+    assert.equal(d.error, 'command exited with code 2');
+  });
+
+  test('an exit-status file beats paused', () => {
+    assert.equal(decideStatus('paused', obs({ mainExit: 0 }), timing(0)).status, 'completed');
+  });
+
+  test('tmux session gone → failed', () => {
+    const d = decideStatus('working', obs({ present: false, paneDead: true, paneDeadStatus: 1 }), timing(0));
+    assert.equal(d.status, 'failed');
+    assert.equal(d.error, 'tmux session no longer exists');
+  });
+
+  test('gone beats paused', () => {
+    assert.equal(decideStatus('paused', obs({ present: false }), timing(0)).error, 'tmux session no longer exists');
+  });
+
+  test('pane dead with a status → failed with that exit code', () => {
+    const d = decideStatus('idle', obs({ paneDead: true, paneDeadStatus: 1 }), timing(0));
+    assert.equal(d.status, 'failed');
+    assert.equal(d.exitCode, 1);
+    assert.equal(d.signal, null);
+    assert.match(d.error ?? '', /^shell process exited/);
+    assert.match(d.error ?? '', /\b1\b/);
+  });
+
+  test('pane dead by signal → failed naming the signal', () => {
+    const d = decideStatus('working', obs({ paneDead: true, paneDeadStatus: 137 }), timing(0));
+    assert.equal(d.status, 'failed');
+    assert.equal(d.exitCode, 137);
+    assert.equal(d.signal, 'SIGKILL');
+    assert.match(d.error ?? '', /^shell process exited.*SIGKILL/);
+  });
+
+  test('pane dead with unknown status → failed, no code', () => {
+    const d = decideStatus('working', obs({ paneDead: true, paneDeadStatus: null }), timing(0));
+    assert.equal(d.status, 'failed');
+    assert.equal(d.exitCode, null);
+    assert.equal(d.signal, null);
+    assert.equal(d.error, 'shell process exited');
+  });
+
+  test('paused stays paused, even with output and past the threshold', () => {
+    assert.equal(decideStatus('paused', obs({ outputChanged: true }), timing(0)).status, 'paused');
+    assert.equal(decideStatus('paused', obs({ jobRunning: false, children: 0 }), timing(THRESHOLD * 10)).status, 'paused');
+  });
+
+  test('output changed → working', () => {
+    for (const current of ['idle', 'working', 'pending'] as const) {
+      assert.equal(decideStatus(current, obs({ outputChanged: true }), timing(THRESHOLD * 10)).status, 'working', current);
+    }
+    assert.equal(decideStatus('idle', obs({ outputChanged: true, jobRunning: false, children: 0 }), timing(0)).status, 'working');
+  });
+
+  test('no job and no children → idle at once', () => {
+    assert.equal(decideStatus('working', obs({ jobRunning: false, children: 0 }), timing(0)).status, 'idle');
+  });
+
+  test('a child process without a job keeps the session below the threshold', () => {
+    assert.equal(decideStatus('working', obs({ jobRunning: false, children: 1 }), timing(0)).status, 'working');
+  });
+
+  test('a job without children keeps the session below the threshold', () => {
+    assert.equal(decideStatus('working', obs({ jobRunning: true, children: 0 }), timing(0)).status, 'working');
+  });
+
+  test('unchanged output for the threshold → idle', () => {
+    assert.equal(decideStatus('working', obs(), timing(THRESHOLD)).status, 'idle');
+    assert.equal(decideStatus('working', obs(), timing(THRESHOLD + 5000)).status, 'idle');
+  });
+
+  test('below the threshold keeps the current status', () => {
+    assert.equal(decideStatus('working', obs(), timing(THRESHOLD - 1)).status, 'working');
+    assert.equal(decideStatus('idle', obs(), timing(THRESHOLD - 1)).status, 'idle');
+  });
+
+  test('a pending session that started becomes working', () => {
+    assert.equal(decideStatus('pending', obs(), timing(0)).status, 'working');
+  });
+});
+
+describe('finished', () => {
+  test('exit 0 → completed', () => {
+    const d = finished(0);
+    assert.equal(d.status, 'completed');
+    assert.equal(d.exitCode, 0);
+    assert.equal(d.signal, null);
+    assert.equal(d.error, undefined);
+  });
+
+  test('exit 3 → failed with the code', () => {
+    const d = finished(3);
+    assert.equal(d.status, 'failed');
+    assert.equal(d.exitCode, 3);
+    assert.equal(d.signal, null);
+    assert.equal(d.error, 'command exited with code 3');
+  });
+
+  test('exit 143 → failed, killed by SIGTERM', () => {
+    const d = finished(143);
+    assert.equal(d.status, 'failed');
+    assert.equal(d.exitCode, 143);
+    assert.equal(d.signal, 'SIGTERM');
+    assert.equal(d.error, 'killed by signal SIGTERM');
+  });
+
+  test('exit 130 → SIGINT; 137 → SIGKILL', () => {
+    assert.equal(finished(130).error, 'killed by signal SIGINT');
+    assert.equal(finished(137).signal, 'SIGKILL');
+  });
+
+  test('128 and codes past 128+64 are plain exit codes', () => {
+    assert.equal(finished(128).error, 'command exited with code 128');
+    assert.equal(finished(255).error, 'command exited with code 255');
+    assert.equal(finished(255).signal, null);
+  });
+});
