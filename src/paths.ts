@@ -1,4 +1,3 @@
-import { homedir } from 'node:os';
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 
@@ -19,7 +18,9 @@ export interface AmuxPaths {
 
 export function resolveHome(env: NodeJS.ProcessEnv = process.env): string {
   if (env.AMUX_HOME) return resolve(env.AMUX_HOME);
-  const state = env.XDG_STATE_HOME || join(homedir(), '.local', 'state');
+  // `os` is loaded only without HOME: every module counts on the CLI's hot path.
+  const home = env.HOME || (require('node:os') as typeof import('node:os')).homedir();
+  const state = env.XDG_STATE_HOME || join(home, '.local', 'state');
   return join(state, 'amux');
 }
 

@@ -1,10 +1,9 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { benchEnv, pool, run, runOk, sleep, type RunResult } from './measure.js';
 
 /** bin/amux, found from dist/scripts/bench/ (this file, compiled). */
-export const AMUX_BIN = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'bin', 'amux');
+export const AMUX_BIN = join(__dirname, '..', '..', '..', 'bin', 'amux');
 
 /** Sends `signal` (0: just count) to every live process whose session id is in `leaders`, from /proc. */
 export function killSessions(leaders: ReadonlySet<number>, signal: NodeJS.Signals | 0): number {

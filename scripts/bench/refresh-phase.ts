@@ -8,7 +8,6 @@ import type { DaemonContext } from '../../src/daemon/context.js';
 import { Monitor } from '../../src/daemon/monitor.js';
 import { createSession } from '../../src/daemon/session-create.js';
 import { amuxPaths } from '../../src/paths.js';
-import { scanProcesses } from '../../src/process/process-table.js';
 import { openDatabase } from '../../src/store/database.js';
 import { Store } from '../../src/store/session-store.js';
 import { listPanesArgs } from '../../src/tmux/commands.js';
@@ -17,8 +16,8 @@ import type { BenchHome } from './homes.js';
 import { benchEnv, isAborted, pool, runOk, sleep, stats, type Stats } from './measure.js';
 
 /**
- * Counts every child process this process spawns, by program name. execa (used by Tmux and by
- * scanProcesses) calls child_process.spawn; syncBuiltinESMExports makes ESM importers see the wrapper.
+ * Counts every child process this process spawns, by program name. execa (used by Tmux) calls
+ * child_process.spawn; syncBuiltinESMExports makes ESM importers see the wrapper.
  */
 export function installSpawnCounter(): { counts: Map<string, number>; total: () => number } {
   const counts = new Map<string, number>();
@@ -108,22 +107,15 @@ export class RefreshBench {
     return { sessions, ms: stats(ms), spawnsMax, tmuxSpawnsMax, byProgram, recaptured: stats(recaptured).median };
   }
 
-  /** The two spawns every refresh makes, alone, as the refresh does them (execa, in parallel). */
-  async spawnFloor(runs: number): Promise<{ both: Stats; listPanes: Stats; ps: Stats }> {
-    const time = async (fn: () => Promise<unknown>) => {
-      const t0 = performance.now();
-      await fn();
-      return performance.now() - t0;
-    };
-    const both: number[] = [];
+  /** The one spawn every refresh makes (list-panes via execa), alone: the floor of a refresh. */
+  async spawnFloor(runs: number): Promise<{ listPanes: Stats }> {
     const listPanes: number[] = [];
-    const ps: number[] = [];
     for (let i = 0; i < runs; i++) {
-      both.push(await time(() => Promise.all([this.ctx.tmux.runIfServer(listPanesArgs()), scanProcesses()])));
-      listPanes.push(await time(() => this.ctx.tmux.runIfServer(listPanesArgs())));
-      ps.push(await time(() => scanProcesses()));
+      const t0 = performance.now();
+      await this.ctx.tmux.runIfServer(listPanesArgs());
+      listPanes.push(performance.now() - t0);
     }
-    return { both: stats(both), listPanes: stats(listPanes), ps: stats(ps) };
+    return { listPanes: stats(listPanes) };
   }
 
   /** Types one character into every pane with a single tmux call (not counted: it runs before the refresh). */

@@ -1,6 +1,12 @@
-import { CommanderError } from 'commander';
 import { EXIT, toAmuxError } from '../errors.js';
-import { buildProgram } from './program.js';
+import { parseFastPs } from './fast-path.js';
+
+/** Runs the CLI for this process and sets its exit code (bin/amux). */
+export function run(): void {
+  main(process.argv).then((code) => {
+    process.exitCode = code;
+  });
+}
 
 /** The CLI entry: the only place that decides the process exit code (SPEC §4). */
 export async function main(argv: string[]): Promise<number> {
@@ -9,6 +15,18 @@ export async function main(argv: string[]): Promise<number> {
     if (err.code === 'EPIPE') process.exit(EXIT.ok);
     throw err;
   });
+  const fast = parseFastPs(argv.slice(2));
+  if (fast) {
+    try {
+      const { Client } = require('../client/client.js') as typeof import('../client/client.js');
+      const { psCommand } = require('./commands/ps.js') as typeof import('./commands/ps.js');
+      return await psCommand(new Client(), fast);
+    } catch (err) {
+      return report(err);
+    }
+  }
+  const { CommanderError } = require('commander') as typeof import('commander');
+  const { buildProgram } = require('./program.js') as typeof import('./program.js');
   let code: number = EXIT.ok;
   const program = buildProgram((c) => {
     code = c;
@@ -31,9 +49,14 @@ export async function main(argv: string[]): Promise<number> {
       if (cause) process.stderr.write(`amux: ${toAmuxError(cause).message}\n`);
       return EXIT.usage;
     }
-    const e = toAmuxError(err);
-    process.stderr.write(`amux: ${e.message}\n`);
-    if (e.code === 'internal' && process.env.AMUX_DEBUG) process.stderr.write(`${(err as Error).stack}\n`);
-    return e.exitCode;
+    return report(err);
   }
+}
+
+/** One line on stderr, and the exit code of the error (SPEC §4). */
+function report(err: unknown): number {
+  const e = toAmuxError(err);
+  process.stderr.write(`amux: ${e.message}\n`);
+  if (e.code === 'internal' && process.env.AMUX_DEBUG) process.stderr.write(`${(err as Error).stack}\n`);
+  return e.exitCode;
 }

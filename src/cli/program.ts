@@ -1,21 +1,14 @@
 import { Command, Option } from 'commander';
-import { Client } from '../client/client.js';
+import type { Client } from '../client/client.js';
 import { parseSignal } from '../core/signals.js';
 import { VERSION } from '../version.js';
-import { attachCommand } from './commands/attach.js';
-import { daemonCommand } from './commands/daemon.js';
-import { inspectCommand } from './commands/inspect.js';
-import { killCommand, rmCommand } from './commands/kill-rm.js';
-import { logsCommand } from './commands/logs.js';
-import { psCommand } from './commands/ps.js';
-import { runCommand } from './commands/run.js';
-import { sendCommand } from './commands/send.js';
-import { waitCommand } from './commands/wait.js';
 import { durationOption, envOption, intOption } from './parse.js';
 
 /** Builds the commander program; each action resolves to the process exit code via `setExit`. */
 export function buildProgram(setExit: (code: number) => void): Command {
-  const client = () => new Client();
+  // Commands and the client are loaded when used (require: no ESM loader on the hot path), because
+  // node start-up is the floor of every command.
+  const client = (): Client => new (require('../client/client.js') as typeof import('../client/client.js')).Client();
   const program = new Command('amux')
     .description('Run commands and shells as tmux-backed sessions; know which are working, idle or done, with exact exit codes.')
     .version(VERSION, '-V, --version')
@@ -35,7 +28,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .option('--rm', 'remove the session once it has finished')
     .option('--json', 'print the session as JSON')
     .passThroughOptions()
-    .action(async (cmd: string[], opts) => setExit(await runCommand(client(), cmd, opts)));
+    .action(async (cmd: string[], opts) => setExit(await (require('./commands/run.js') as typeof import('./commands/run.js')).runCommand(client(), cmd, opts)));
 
   program
     .command('ps')
@@ -44,13 +37,14 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .option('--json', 'JSON array')
     .option('--status <list>', 'only these statuses (comma-separated)')
     .option('--no-trunc', 'do not shorten commands')
-    .action(async (opts) => setExit(await psCommand(client(), opts)));
+    .option('--no-color', 'never colour the status (also: NO_COLOR)')
+    .action(async (opts) => setExit(await (require('./commands/ps.js') as typeof import('./commands/ps.js')).psCommand(client(), opts)));
 
   program
     .command('inspect')
     .description('the whole record as JSON: session, jobs, recent events')
     .argument('<id>', 'session id, name or unique prefix')
-    .action(async (ref: string) => setExit(await inspectCommand(client(), ref)));
+    .action(async (ref: string) => setExit(await (require('./commands/inspect.js') as typeof import('./commands/inspect.js')).inspectCommand(client(), ref)));
 
   program
     .command('logs')
@@ -63,7 +57,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .option('--since-offset <bytes>', 'start at this absolute byte offset', intOption('--since-offset'))
     .option('--limit <bytes>', 'at most this many bytes', intOption('--limit'))
     .option('--json', 'one object {offset, nextOffset, truncated, data} (for paging)')
-    .action(async (ref: string, opts) => setExit(await logsCommand(client(), ref, opts)));
+    .action(async (ref: string, opts) => setExit(await (require('./commands/logs.js') as typeof import('./commands/logs.js')).logsCommand(client(), ref, opts)));
 
   program
     .command('wait')
@@ -71,7 +65,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .argument('<ids...>', 'session ids, names or prefixes')
     .option('--timeout <dur>', 'give up after this long (exit 124)', durationOption('--timeout'))
     .option('--json', 'print [{id,status,exitCode}]')
-    .action(async (refs: string[], opts) => setExit(await waitCommand(client(), refs, opts)));
+    .action(async (refs: string[], opts) => setExit(await (require('./commands/wait.js') as typeof import('./commands/wait.js')).waitCommand(client(), refs, opts)));
 
   program
     .command('kill')
@@ -79,14 +73,14 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .argument('<ids...>', 'session ids, names or prefixes')
     .addOption(new Option('-s, --signal <sig>', 'signal name or number').default('TERM').argParser((v) => parseSignal(v)))
     .option('--grace <dur>', 'time before SIGKILL (default 5s)', durationOption('--grace'))
-    .action(async (refs: string[], opts) => setExit(await killCommand(client(), refs, opts)));
+    .action(async (refs: string[], opts) => setExit(await (require('./commands/kill-rm.js') as typeof import('./commands/kill-rm.js')).killCommand(client(), refs, opts)));
 
   program
     .command('rm')
     .description('remove finished sessions (history rows stay); -f kills live ones first')
     .argument('<ids...>', 'session ids, names or prefixes')
     .option('-f, --force', 'kill live sessions, then remove them')
-    .action(async (refs: string[], opts) => setExit(await rmCommand(client(), refs, opts)));
+    .action(async (refs: string[], opts) => setExit(await (require('./commands/kill-rm.js') as typeof import('./commands/kill-rm.js')).rmCommand(client(), refs, opts)));
 
   program
     .command('send')
@@ -96,21 +90,21 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .option('--no-enter', 'do not press Enter after the text')
     .option('--keys', 'the words are tmux key names, e.g. C-c Up Enter')
     .addHelpText('after', '\nText that starts with - goes after --: amux send ID -- -n')
-    .action(async (ref: string, words: string[], opts) => setExit(await sendCommand(client(), ref, words, opts)));
+    .action(async (ref: string, words: string[], opts) => setExit(await (require('./commands/send.js') as typeof import('./commands/send.js')).sendCommand(client(), ref, words, opts)));
 
   program
     .command('attach')
     .description('attach this terminal to the session (detach with C-b d)')
     .argument('<id>', 'session id, name or prefix')
     .option('-r, --read-only', 'watch without typing')
-    .action(async (ref: string, opts) => setExit(await attachCommand(client(), ref, opts)));
+    .action(async (ref: string, opts) => setExit(await (require('./commands/attach.js') as typeof import('./commands/attach.js')).attachCommand(client(), ref, opts)));
 
   program
     .command('daemon')
     .description('manage the daemon: start, stop (sessions keep running), status (exit 3 when not running), run (foreground)')
     .argument('<action>', 'start | stop | status | run')
     .option('--json', 'status as JSON {pid, socket, version, uptimeMs, sessions}')
-    .action(async (action: string, opts) => setExit(await daemonCommand(action, opts)));
+    .action(async (action: string, opts) => setExit(await (require('./commands/daemon.js') as typeof import('./commands/daemon.js')).daemonCommand(action, opts)));
 
   return program;
 }

@@ -1,8 +1,6 @@
-import type { IncomingMessage } from 'node:http';
 import { AmuxError } from '../errors.js';
 import { amuxPaths, MAX_SOCKET_PATH, type AmuxPaths } from '../paths.js';
-import { errorFrom, isNotRunning, readBody, send } from './http.js';
-import { launchDaemon } from './launcher.js';
+import { errorFrom, isNotRunning, readBody, send, type Response } from './http.js';
 
 /** The CLI's only way to the daemon: its HTTP API, starting the daemon when it is not running. */
 export class Client {
@@ -16,19 +14,21 @@ export class Client {
   }
 
   /** A raw response (2xx), for streams. Errors become AmuxError. */
-  async raw(method: string, path: string, body?: unknown): Promise<IncomingMessage> {
-    let res: IncomingMessage;
+  async raw(method: string, path: string, body?: unknown): Promise<Response> {
+    let res: Response;
     try {
       res = await send(this.paths.socket, method, path, body);
     } catch (err) {
       if (!isNotRunning(err)) throw err;
       if (!this.autostart) throw new AmuxError('daemon_unreachable', `the amux daemon is not running (socket ${this.paths.socket}); start it with 'amux daemon start'`);
+      // Loaded only here: it brings child_process, which a running daemon's callers never need.
+      const { launchDaemon } = require('./launcher.js') as typeof import('./launcher.js');
       await launchDaemon(this.paths);
       res = await send(this.paths.socket, method, path, body).catch((e) => {
         throw isNotRunning(e) ? new AmuxError('daemon_unreachable', `the amux daemon did not answer after starting; see ${this.paths.daemonLog}`) : e;
       });
     }
-    if ((res.statusCode ?? 500) >= 400) throw await errorFrom(res);
+    if (res.status >= 400) throw await errorFrom(res);
     return res;
   }
 

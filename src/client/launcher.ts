@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync, statSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { AmuxError, isErrorCode } from '../errors.js';
 import { ensureDir, type AmuxPaths } from '../paths.js';
 import { isNotRunning, send } from './http.js';
@@ -10,7 +10,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Path of the daemon's entry script, next to this file in the build. */
 export function daemonEntry(): string {
-  return fileURLToPath(new URL('../daemon/entry.js', import.meta.url));
+  return join(__dirname, '..', 'daemon', 'entry.js');
 }
 
 /**
@@ -35,8 +35,7 @@ export async function launchDaemon(paths: AmuxPaths): Promise<void> {
   const deadline = Date.now() + START_TIMEOUT_MS;
   for (let delay = 10; Date.now() < deadline; delay = Math.min(delay * 1.5, 100)) {
     try {
-      const res = await send(paths.socket, 'GET', '/v1/health');
-      res.resume();
+      (await send(paths.socket, 'GET', '/v1/health')).destroy();
       return;
     } catch (err) {
       if (!isNotRunning(err)) throw err;

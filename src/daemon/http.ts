@@ -30,6 +30,10 @@ export class Router {
 
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     try {
+      // The body is read before routing: answering (and closing) while the client still writes
+      // would reset its connection and hide the answer.
+      const parsed = readJson(req);
+      await parsed.catch(() => undefined); // a bad body is reported to the handler that asks for it
       const url = new URL(req.url ?? '/', 'http://amux');
       const segs = url.pathname.split('/').filter(Boolean).map(decodeSegment);
       let allowed = false;
@@ -40,7 +44,7 @@ export class Router {
           allowed = true;
           continue;
         }
-        const result = await route.handler({ req, res, params, query: url.searchParams, body: () => readJson(req) });
+        const result = await route.handler({ req, res, params, query: url.searchParams, body: () => parsed });
         if (!res.headersSent && !res.writableEnded) sendJson(res, result === undefined ? 204 : 200, result);
         return;
       }

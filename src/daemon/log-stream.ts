@@ -72,6 +72,10 @@ export async function streamLogs(ctx: DaemonContext, s: SessionRecord, q: LogQue
     return;
   }
 
+  // Close-delimited, not chunked: the body ends when the daemon closes the connection (the CLI's
+  // small HTTP client reads exactly that; curl does too).
+  res.useChunkedEncodingByDefault = false;
+  res.shouldKeepAlive = false;
   res.writeHead(200, headers);
   let closed = false;
   res.on('close', () => {

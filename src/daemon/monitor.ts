@@ -3,7 +3,7 @@ import fnv from 'fnv-plus';
 import type { SessionRecord } from '../core/records.js';
 import { decideStatus, finished } from '../core/status-rules.js';
 import { sessionPaths } from '../paths.js';
-import { scanProcesses } from '../process/process-table.js';
+import { childrenOf } from '../process/process-table.js';
 import { captureScript, listPanesArgs, parseCaptures, parsePanes, tmuxSessionName } from '../tmux/commands.js';
 import { runtimeOf, type DaemonContext } from './context.js';
 import { parseExitFileName, readExitStatus } from './exit-files.js';
@@ -32,9 +32,11 @@ export class Monitor {
       if (file) this.onExitFile(String(file));
     });
     this.watcher.on('error', () => undefined);
+    // Refresh a little before the cache expires, so that readers (`amux ps`) never wait for one.
+    const early = Math.min(500, this.ctx.settings.statusCacheMs / 2);
     this.timer = setInterval(() => {
-      if (Date.now() - this.lastRefreshAt >= this.ctx.settings.statusCacheMs) this.refresh().catch(() => undefined);
-    }, 1000);
+      if (Date.now() - this.lastRefreshAt >= this.ctx.settings.statusCacheMs - early) this.refresh().catch(() => undefined);
+    }, 250);
     this.timer.unref();
   }
 
@@ -114,7 +116,7 @@ export class Monitor {
       this.lastRefreshMs = performance.now() - started;
       return;
     }
-    const [panesOut, procs] = await Promise.all([ctx.tmux.runIfServer(listPanesArgs()), scanProcesses()]);
+    const panesOut = await ctx.tmux.runIfServer(listPanesArgs());
     const panes = new Map(parsePanes(panesOut).map((p) => [p.sessionName, p]));
 
     const toCapture: string[] = [];
@@ -137,7 +139,7 @@ export class Monitor {
     ctx.store.tx(() => {
       for (const s of live) {
         try {
-          this.decide(s, panes.get(tmuxSessionName(s.id)), procs, captures, sizes.get(s.id), now);
+          this.decide(s, panes.get(tmuxSessionName(s.id)), captures, sizes.get(s.id), now);
         } catch (err) {
           // One session's problem must not stop the others from being refreshed.
           process.stderr.write(`[amuxd] refresh of ${s.id} failed: ${(err as Error).message}\n`);
@@ -151,7 +153,6 @@ export class Monitor {
   private decide(
     s: SessionRecord,
     pane: ReturnType<typeof parsePanes>[number] | undefined,
-    procs: Awaited<ReturnType<typeof scanProcesses>>,
     captures: Map<string, string>,
     logBytes: number | undefined,
     now: number,
@@ -177,7 +178,7 @@ export class Monitor {
         paneDeadStatus: pane?.deadStatus ?? null,
         mainExit,
         jobRunning: s.hasCommand && mainExit === null,
-        children: pane ? procs.childrenOf(pane.panePid).length : 0,
+        children: pane && !pane.dead ? childrenOf(pane.panePid).length : 0,
         outputChanged,
       },
       { now, lastActivityAt, idleThresholdMs: ctx.settings.idleThresholdMs },

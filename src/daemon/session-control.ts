@@ -7,7 +7,7 @@ import { parseSignal } from '../core/signals.js';
 import { isTerminal } from '../core/types.js';
 import { AmuxError } from '../errors.js';
 import { sessionPaths } from '../paths.js';
-import { isAlive, scanProcesses, signalAll } from '../process/process-table.js';
+import { descendantsOf, isAlive, signalAll } from '../process/process-table.js';
 import { killSessionArgs, sendKeysArgs, sendTextArgs } from '../tmux/commands.js';
 import { TmuxCommandError } from '../tmux/tmux.js';
 import { runtimeOf, type DaemonContext } from './context.js';
@@ -52,11 +52,11 @@ export function killSession(ctx: DaemonContext, id: string, signalName: string, 
     const rt = runtimeOf(ctx, id);
     rt.busy = true;
     try {
-      const pids = s.pid ? (await scanProcesses()).descendantsOf(s.pid) : [];
+      const pids = s.pid ? descendantsOf(s.pid) : [];
       signalAll(pids, signal);
       const deadline = Date.now() + graceMs;
       while (pids.some(isAlive) && Date.now() < deadline) await sleep(20);
-      const late = s.pid ? (await scanProcesses()).descendantsOf(s.pid) : [];
+      const late = s.pid ? descendantsOf(s.pid) : [];
       await closeTmuxSession(ctx, id);
       signalAll([...new Set([...pids, ...late])].filter(isAlive), 'SIGKILL');
       const current = ctx.store.getSession(id)!;

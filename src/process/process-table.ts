@@ -1,68 +1,48 @@
-import { readFileSync } from 'node:fs';
-import { execa } from 'execa';
+import { readFileSync, readdirSync } from 'node:fs';
 
-/** One row of the process table. */
-export interface Proc {
-  pid: number;
-  ppid: number;
-  state: string;
-}
-
-/** A snapshot of all processes, indexed by parent (one `ps` spawn for all sessions). */
-export class ProcessTable {
-  private readonly children = new Map<number, Proc[]>();
-
-  constructor(readonly procs: readonly Proc[]) {
-    for (const p of procs) {
-      const list = this.children.get(p.ppid);
-      if (list) list.push(p);
-      else this.children.set(p.ppid, [p]);
-    }
+/**
+ * Process relations read straight from /proc (Linux): `/proc/<pid>/task/<tid>/children` lists a
+ * task's children, so a session's children cost one small read, with no process spawned and no
+ * scan of every process on the machine (ADR 0003).
+ */
+export function childrenOf(pid: number): number[] {
+  const out: number[] = [];
+  let tasks: string[];
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return out; // gone
   }
-
-  /** Direct, non-zombie children of `pid`. */
-  childrenOf(pid: number): Proc[] {
-    return (this.children.get(pid) ?? []).filter((p) => !p.state.startsWith('Z'));
-  }
-
-  /** All live descendants of `pid`, parents before children. */
-  descendantsOf(pid: number): number[] {
-    const out: number[] = [];
-    const queue = [pid];
-    while (queue.length) {
-      for (const c of this.childrenOf(queue.shift()!)) {
-        out.push(c.pid);
-        queue.push(c.pid);
+  for (const tid of tasks) {
+    try {
+      for (const c of readFileSync(`/proc/${pid}/task/${tid}/children`, 'latin1').split(' ')) {
+        if (c) out.push(Number(c));
       }
+    } catch {
+      /* the task ended meanwhile */
     }
-    return out;
   }
+  return out.filter(isAlive);
 }
 
-export function parsePs(stdout: string): Proc[] {
-  const procs: Proc[] = [];
-  for (const line of stdout.split('\n')) {
-    const m = /^\s*(\d+)\s+(\d+)\s+(\S+)/.exec(line);
-    if (m) procs.push({ pid: Number(m[1]), ppid: Number(m[2]), state: m[3]! });
+/** All live descendants of `pid`, parents before children. */
+export function descendantsOf(pid: number): number[] {
+  const out: number[] = [];
+  const queue = [pid];
+  while (queue.length) {
+    for (const c of childrenOf(queue.shift()!)) {
+      out.push(c);
+      queue.push(c);
+    }
   }
-  return procs;
-}
-
-export async function scanProcesses(): Promise<ProcessTable> {
-  const res = await execa('ps', ['-A', '-o', 'pid=,ppid=,stat='], { reject: false });
-  return new ProcessTable(parsePs(String(res.stdout)));
+  return out;
 }
 
 /** Whether `pid` still runs (a zombie counts as gone). */
 export function isAlive(pid: number): boolean {
   try {
-    process.kill(pid, 0);
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-  try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+    return stat.charAt(stat.lastIndexOf(')') + 2) !== 'Z';
   } catch {
     return false;
   }

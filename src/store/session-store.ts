@@ -1,5 +1,6 @@
 import type { EventRecord, JobRecord, SessionRecord } from '../core/records.js';
 import type { SessionStatus } from '../core/types.js';
+import type { Statement } from 'better-sqlite3';
 import type { Db } from './database.js';
 
 type Row = Record<string, unknown>;
@@ -45,7 +46,19 @@ function toEvent(row: Row): EventRecord {
 
 /** All SQL of amux; the daemon is its only user and the only writer (SPEC §5). */
 export class Store {
+  private readonly statements = new Map<string, Statement<unknown[]>>();
+
   constructor(readonly db: Db) {}
+
+  /** Prepared statements are compiled once and reused (the monitor runs the same few often). */
+  private sql(text: string): Statement<unknown[]> {
+    let st = this.statements.get(text);
+    if (!st) {
+      st = this.db.prepare<unknown[]>(text);
+      this.statements.set(text, st);
+    }
+    return st;
+  }
 
   /** Runs `fn` in one transaction: all of its writes land, or none. */
   tx<T>(fn: () => T): T {
@@ -55,8 +68,8 @@ export class Store {
   insertSession(s: SessionRecord): void {
     const cols = Object.values(SESSION_COLUMNS);
     const fields = Object.keys(SESSION_COLUMNS) as (keyof SessionRecord)[];
-    this.db
-      .prepare(`INSERT INTO sessions (${cols.join(',')}) VALUES (${cols.map(() => '?').join(',')})`)
+    this
+      .sql(`INSERT INTO sessions (${cols.join(',')}) VALUES (${cols.map(() => '?').join(',')})`)
       .run(...fields.map((f) => toDbValue(s[f])));
   }
 
@@ -64,11 +77,11 @@ export class Store {
     const fields = (Object.keys(patch) as (keyof SessionRecord)[]).filter((f) => f !== 'id');
     if (fields.length === 0) return;
     const sets = fields.map((f) => `${SESSION_COLUMNS[f]} = ?`).join(', ');
-    this.db.prepare(`UPDATE sessions SET ${sets} WHERE id = ?`).run(...fields.map((f) => toDbValue(patch[f])), id);
+    this.sql(`UPDATE sessions SET ${sets} WHERE id = ?`).run(...fields.map((f) => toDbValue(patch[f])), id);
   }
 
   getSession(id: string): SessionRecord | null {
-    const row = this.db.prepare('SELECT * FROM sessions WHERE id = ?').get(id) as Row | undefined;
+    const row = this.sql('SELECT * FROM sessions WHERE id = ?').get(id) as Row | undefined;
     return row ? toSession(row) : null;
   }
 
@@ -82,40 +95,40 @@ export class Store {
       params.push(...opts.statuses);
     }
     const sql = `SELECT * FROM sessions ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at DESC, rowid DESC`;
-    return (this.db.prepare(sql).all(...params) as Row[]).map(toSession);
+    return (this.sql(sql).all(...params) as Row[]).map(toSession);
   }
 
   idExists(id: string): boolean {
-    return this.db.prepare('SELECT 1 FROM sessions WHERE id = ?').get(id) !== undefined;
+    return this.sql('SELECT 1 FROM sessions WHERE id = ?').get(id) !== undefined;
   }
 
   nameInUse(name: string): boolean {
-    return this.db.prepare('SELECT 1 FROM sessions WHERE name = ? AND removed_at IS NULL').get(name) !== undefined;
+    return this.sql('SELECT 1 FROM sessions WHERE name = ? AND removed_at IS NULL').get(name) !== undefined;
   }
 
   insertJob(j: JobRecord): void {
-    this.db
-      .prepare('INSERT INTO jobs (id, session_id, seq, command, background, status, exit_code, signal, pid, started_at, ended_at) VALUES (?,?,?,?,?,?,?,?,?,?,?)')
+    this
+      .sql('INSERT INTO jobs (id, session_id, seq, command, background, status, exit_code, signal, pid, started_at, ended_at) VALUES (?,?,?,?,?,?,?,?,?,?,?)')
       .run(j.id, j.sessionId, j.seq, j.command, j.background ? 1 : 0, j.status, j.exitCode, j.signal, j.pid, j.startedAt, j.endedAt);
   }
 
   updateJob(id: string, patch: Pick<JobRecord, 'status' | 'exitCode' | 'signal' | 'endedAt'>): void {
-    this.db.prepare('UPDATE jobs SET status = ?, exit_code = ?, signal = ?, ended_at = ? WHERE id = ?').run(patch.status, patch.exitCode, patch.signal, patch.endedAt, id);
+    this.sql('UPDATE jobs SET status = ?, exit_code = ?, signal = ?, ended_at = ? WHERE id = ?').run(patch.status, patch.exitCode, patch.signal, patch.endedAt, id);
   }
 
   listJobs(sessionId: string): JobRecord[] {
-    return (this.db.prepare('SELECT * FROM jobs WHERE session_id = ? ORDER BY seq DESC').all(sessionId) as Row[]).map(toJob);
+    return (this.sql('SELECT * FROM jobs WHERE session_id = ? ORDER BY seq DESC').all(sessionId) as Row[]).map(toJob);
   }
 
   addEvent(e: Omit<EventRecord, 'id'>): EventRecord {
-    const info = this.db
-      .prepare('INSERT INTO events (session_id, job_id, type, data, created_at) VALUES (?,?,?,?,?)')
+    const info = this
+      .sql('INSERT INTO events (session_id, job_id, type, data, created_at) VALUES (?,?,?,?,?)')
       .run(e.sessionId, e.jobId, e.type, JSON.stringify(e.data), e.createdAt);
     return { ...e, id: Number(info.lastInsertRowid) };
   }
 
   listEvents(sessionId: string, limit = 100): EventRecord[] {
-    const rows = this.db.prepare('SELECT * FROM events WHERE session_id = ? ORDER BY id DESC LIMIT ?').all(sessionId, limit) as Row[];
+    const rows = this.sql('SELECT * FROM events WHERE session_id = ? ORDER BY id DESC LIMIT ?').all(sessionId, limit) as Row[];
     return rows.map(toEvent).reverse();
   }
 }

@@ -39,7 +39,7 @@ export function newSessionArgs(spec: NewSessionSpec): string[] {
   const name = tmuxSessionName(spec.id);
   const pipe = formatLiteral(`exec split -b ${spec.chunkBytes} -a 6 -d --filter=${shellQuote(chunkFilter(spec.keepChunks))} - ${shellQuote(spec.logPrefix)}`);
   return [
-    'new-session', '-d', '-s', name, '-x', String(spec.width ?? 200), '-y', String(spec.height ?? 50),
+    'new-session', '-d', '-s', name, '-x', String(spec.width ?? 80), '-y', String(spec.height ?? 24),
     '-P', '-F', '#{pane_id}\t#{pane_pid}',
     '--', tmuxLiteral(spec.bash), '--noprofile', '--rcfile', tmuxLiteral(spec.rcfile), '-i',
     ';', 'set-option', '-w', '-t', `=${name}:`, 'remain-on-exit', 'on',

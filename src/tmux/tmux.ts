@@ -1,5 +1,12 @@
-import { execa } from 'execa';
+import type { execa as Execa } from 'execa';
 import { AmuxError } from '../errors.js';
+
+/** execa is ESM-only; the daemon loads it once, on first use. */
+let execaModule: Promise<typeof Execa> | null = null;
+function loadExeca(): Promise<typeof Execa> {
+  execaModule ??= import('execa').then((m) => m.execa);
+  return execaModule;
+}
 
 /** Runs tmux against amux's private server (`-S AMUX_HOME/tmux.sock`, never the user's config). */
 export class Tmux {
@@ -19,7 +26,7 @@ export class Tmux {
   /** Runs one tmux command line; `lenient` returns stdout even when a chained command failed. */
   async run(args: readonly string[], opts: { input?: string; lenient?: boolean } = {}): Promise<string> {
     this.spawns++;
-    const res = await execa(this.bin, [...this.baseArgs(), ...args], {
+    const res = await (await loadExeca())(this.bin, [...this.baseArgs(), ...args], {
       input: opts.input,
       reject: false,
       stripFinalNewline: false,
@@ -68,7 +75,7 @@ export class TmuxCommandError extends Error {
 
 /** Checks that tmux exists and is at least 3.2 (new-session -e, argv commands, pane_dead_status). */
 export async function checkTmuxVersion(bin = 'tmux'): Promise<string> {
-  const res = await execa(bin, ['-V'], { reject: false });
+  const res = await (await loadExeca())(bin, ['-V'], { reject: false });
   if (res.failed) {
     throw new AmuxError('tmux_unavailable', 'tmux is not installed or not on PATH; install tmux 3.2 or newer (e.g. apt-get install tmux)');
   }

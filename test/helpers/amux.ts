@@ -1,11 +1,10 @@
 import { spawn, execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { TestContext } from 'node:test';
 
 /** The built CLI under test. */
-export const BIN = fileURLToPath(new URL('../../../bin/amux', import.meta.url));
+export const BIN = join(__dirname, '..', '..', '..', 'bin', 'amux');
 
 export interface RunResult {
   code: number;
@@ -124,7 +123,15 @@ export class AmuxHome {
     } catch {
       /* no server */
     }
-    rmSync(this.home, { recursive: true, force: true });
+    // Shells of the killed tmux server may still write their exit files for a moment: move the
+    // directory away first (their absolute paths then lead nowhere), then remove it.
+    const doomed = `${this.home}.removing`;
+    try {
+      renameSync(this.home, doomed);
+    } catch {
+      /* already gone */
+    }
+    rmSync(doomed, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
   }
 }
 

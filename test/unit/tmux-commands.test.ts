@@ -105,7 +105,7 @@ describe('newSessionArgs', () => {
 
   test('the whole argv', () => {
     assert.deepEqual(newSessionArgs(spec), [
-      'new-session', '-d', '-s', 'amux-abcd1234', '-x', '200', '-y', '50', '-P', '-F', '#{pane_id}\t#{pane_pid}',
+      'new-session', '-d', '-s', 'amux-abcd1234', '-x', '80', '-y', '24', '-P', '-F', '#{pane_id}\t#{pane_pid}',
       '--', '/usr/bin/bash', '--noprofile', '--rcfile', '/home/u/.amux/sessions/abcd1234/rc', '-i',
       ';', 'set-option', '-w', '-t', '=amux-abcd1234:', 'remain-on-exit', 'on',
       ';', 'pipe-pane', '-O', '-t', '=amux-abcd1234:',

@@ -45,7 +45,7 @@ export async function daemonCommand(action: string, opts: { json?: boolean }): P
       await client.json('POST', '/v1/daemon/stop');
       for (let i = 0; i < 200; i++) {
         try {
-          (await send(client.paths.socket, 'GET', '/v1/health')).resume();
+          (await send(client.paths.socket, 'GET', '/v1/health')).destroy();
         } catch (err) {
           if (isNotRunning(err)) {
             await writeOut(`amux daemon stopped (pid ${h.pid}); sessions keep running\n`);

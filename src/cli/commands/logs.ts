@@ -55,9 +55,9 @@ export async function logsCommand(client: Client, ref: string, opts: LogsOptions
   const decoder = new StringDecoder('utf8');
   const renderer = new PlainRenderer();
   for await (const chunk of res) {
-    if (opts.raw) await writeOut(chunk as Buffer);
+    if (opts.raw) await writeOut(chunk);
     else {
-      const text = renderer.push(decoder.write(chunk as Buffer));
+      const text = renderer.push(decoder.write(chunk));
       if (text) await writeOut(text);
     }
   }

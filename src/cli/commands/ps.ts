@@ -1,4 +1,5 @@
 import { formatAge } from '../../core/duration.js';
+import { stripAnsi } from '../../core/log-render.js';
 import type { SessionView } from '../../core/types.js';
 import type { Client } from '../../client/client.js';
 import { formatTable, printJson, statusPainter, useColor, writeOut } from '../output.js';
@@ -39,6 +40,7 @@ export async function psCommand(client: Client, opts: PsOptions): Promise<number
     formatAge(now - Date.parse(s.createdAt)),
     oneLine(s.command ?? '(shell)', opts.trunc !== false),
   ]);
-  await writeOut(await formatTable(['ID', 'NAME', 'STATUS', 'EXIT', 'AGE', 'COMMAND'], rows));
+  // Colour codes take no room on screen: cells are measured without them.
+  await writeOut(formatTable(['ID', 'NAME', 'STATUS', 'EXIT', 'AGE', 'COMMAND'], rows, stripAnsi));
   return 0;
 }

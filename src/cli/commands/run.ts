@@ -50,7 +50,7 @@ async function streamAndWait(client: Client, session: SessionView, opts: RunOpti
   const crlf = process.stdout.isTTY ? null : new CrlfToLf();
   try {
     for await (const chunk of res) {
-      const out = crlf ? crlf.push(chunk as Buffer) : (chunk as Buffer);
+      const out = crlf ? crlf.push(chunk) : chunk;
       if (out.length) await writeOut(out);
     }
   } catch (err) {
