@@ -56,6 +56,10 @@ export function toAmuxError(err: unknown): AmuxError {
   if (e && (e.code === 'ENOSPC' || e.code === 'EDQUOT')) {
     return new AmuxError('storage_error', `disk full while writing ${e.path ?? 'amux state'}; free some space and retry`, { cause: err });
   }
+  if (e && typeof e.code === 'string' && /^SQLITE_(FULL|IOERR|READONLY|CANTOPEN)/.test(e.code)) {
+    const why = e.code.startsWith('SQLITE_FULL') ? 'disk full' : `storage error ${e.code}`;
+    return new AmuxError('storage_error', `${why} while writing the amux database; free some space or check AMUX_HOME, then retry`, { cause: err });
+  }
   if (e && (e.code === 'EACCES' || e.code === 'EROFS' || e.code === 'EPERM') && e.path) {
     return new AmuxError('storage_error', `cannot write ${e.path} (${e.code}); check the permissions of AMUX_HOME`, { cause: err });
   }

@@ -1,27 +1,15 @@
-import type { SessionStatus } from './types.js';
+import type { SessionFacts } from './types.js';
 
 /** A session as stored (times in epoch ms). The store maps rows to this; the API maps it to SessionView. */
-export interface SessionRecord {
-  id: string;
-  name: string | null;
-  status: SessionStatus;
-  command: string | null;
-  cwd: string;
-  exitCode: number | null;
-  signal: string | null;
-  error: string | null;
+export interface SessionRecord extends SessionFacts {
   createdAt: number;
   startedAt: number | null;
   endedAt: number | null;
   lastActivityAt: number | null;
-  pid: number | null;
   paneId: string | null;
   nonce: string;
-  autoRemove: boolean;
   removedAt: number | null;
   lastOutput: string | null;
-  logBytes: number;
-  logTruncated: boolean;
   /** Size of one log chunk and the cap in force when the session started (ADR 0005). */
   logChunkBytes: number;
   logCapBytes: number;

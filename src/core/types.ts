@@ -13,8 +13,8 @@ export function isSessionStatus(value: string): value is SessionStatus {
   return (SESSION_STATUSES as readonly string[]).includes(value);
 }
 
-/** A session as the API returns it (SPEC §4: camelCase, ISO-8601 UTC, null where unknown). */
-export interface SessionView {
+/** What a session is, the same in the store and in the API. */
+export interface SessionFacts {
   id: string;
   name: string | null;
   status: SessionStatus;
@@ -23,17 +23,21 @@ export interface SessionView {
   exitCode: number | null;
   signal: string | null;
   error: string | null;
+  pid: number | null;
+  logBytes: number;
+  logTruncated: boolean;
+  autoRemove: boolean;
+}
+
+/** A session as the API returns it (SPEC §4: camelCase, ISO-8601 UTC, null where unknown). */
+export interface SessionView extends SessionFacts {
   createdAt: string;
   startedAt: string | null;
   endedAt: string | null;
   durationMs: number | null;
   lastActivityAt: string | null;
-  pid: number | null;
   removed: boolean;
   removedAt: string | null;
-  logBytes: number;
-  logTruncated: boolean;
-  autoRemove: boolean;
 }
 
 /** One event row (SPEC §6). */
