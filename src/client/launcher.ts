@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, openSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { AmuxError, isErrorCode } from '../errors.js';
 import { ensureDir, type AmuxPaths } from '../paths.js';
@@ -40,9 +40,8 @@ export async function launchDaemon(paths: AmuxPaths): Promise<void> {
     } catch (err) {
       if (!isNotRunning(err)) throw err;
     }
-    if (exit !== null && exit !== 0) throw startupError(paths, exit);
-    // Our daemon may have lost the lock race to one that then failed: its error file tells.
-    if (exit === 0 && errorWrittenSince(paths, launchedAt)) throw startupError(paths, 1);
+    // Our daemon failed, or lost the lock race to one that then failed: a fresh error file tells why.
+    if (exit !== null && (exit !== 0 || errorWrittenSince(paths, launchedAt))) throw startupError(paths, exit, launchedAt);
     await sleep(delay);
   }
   throw new AmuxError('daemon_unreachable', `the amux daemon did not start within ${START_TIMEOUT_MS / 1000}s; see ${paths.daemonLog}`);
@@ -56,8 +55,8 @@ function errorWrittenSince(paths: AmuxPaths, since: number): boolean {
   }
 }
 
-function startupError(paths: AmuxPaths, code: number): AmuxError {
-  if (existsSync(paths.startupError)) {
+function startupError(paths: AmuxPaths, code: number, since: number): AmuxError {
+  if (errorWrittenSince(paths, since)) {
     try {
       const { error } = JSON.parse(readFileSync(paths.startupError, 'utf8'));
       if (isErrorCode(error.code)) return new AmuxError(error.code, error.message);

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { execFileSync } from 'node:child_process';
 import { resolveSettings } from '../core/settings.js';
@@ -64,7 +64,6 @@ export async function runDaemon(): Promise<void> {
       return;
     }
     const held = lock;
-    rmSync(paths.startupError, { force: true });
     if (Buffer.byteLength(paths.socket) > MAX_SOCKET_PATH) {
       throw new AmuxError('daemon_unreachable', `AMUX_HOME ${paths.home} is too long for a Unix socket path (max ${MAX_SOCKET_PATH - 9} bytes); use a shorter AMUX_HOME`);
     }
@@ -126,7 +125,10 @@ export async function runDaemon(): Promise<void> {
     const e = toAmuxError(err);
     log(`cannot start: ${e.message}`);
     try {
-      writeFileSync(paths.startupError, JSON.stringify({ error: e.toJSON() }), { mode: 0o600 });
+      // Atomic: many failing daemons may write it at once while CLIs read it.
+      const tmp = `${paths.startupError}.${process.pid}`;
+      writeFileSync(tmp, JSON.stringify({ error: e.toJSON() }), { mode: 0o600 });
+      renameSync(tmp, paths.startupError);
     } catch {
       /* nothing more to do */
     }

@@ -40,6 +40,7 @@ __amux_exits=${q(spec.exitsDir)}
 __amux_jobs=${q(spec.jobsDir)}
 __amux_running=
 __amux_suspended=
+__amux_stopped_before=
 __amux_next=${spec.firstJob ?? ''}
 __amux_finish() {
   printf '%s\\n' "$2" > "$__amux_exits/$__amux_sid.$1"
@@ -47,10 +48,13 @@ __amux_finish() {
   __amux_running=
   __amux_suspended=
 }
-# The running job returned (or its command list was aborted) with status $1. Ctrl-Z (148 with a
-# stopped job) suspends it: it has not finished until it is no longer stopped.
+# The running job returned (or its command list was aborted) with status $1. If it left a stopped
+# job that was not there when it started (Ctrl-Z; bash then goes on with the rest of the list),
+# it is suspended, not finished: it finishes at a later prompt, once nothing of it is stopped.
 __amux_done() {
-  if [[ -n $(jobs -ps) ]] && [[ $1 == 148 || -n $__amux_suspended ]]; then
+  local stopped
+  stopped=$(jobs -ps)
+  if [[ -n $stopped && $stopped != "$__amux_stopped_before" ]]; then
     __amux_suspended=1
     return
   fi
@@ -62,6 +66,7 @@ __amux_pre() {
   if [[ -n $__amux_next && -z $__amux_running ]]; then
     __amux_running=$__amux_next
     __amux_next=
+    __amux_stopped_before=$(jobs -ps)
     printf '\\033]5150;amux;%s;s;%s\\007' "$__amux_nonce" "$__amux_running"
     return 0
   fi

@@ -37,7 +37,8 @@ export interface NewSessionSpec {
  */
 export function newSessionArgs(spec: NewSessionSpec): string[] {
   const name = tmuxSessionName(spec.id);
-  const pipe = formatLiteral(`exec split -b ${spec.chunkBytes} -a 6 -d --filter=${shellQuote(chunkFilter(spec.keepChunks))} - ${shellQuote(spec.logPrefix)}`);
+  // GNU split runs --filter with $SHELL, which is the user's (fish, tcsh, …): pin it to sh.
+  const pipe = formatLiteral(`SHELL=/bin/sh exec split -b ${spec.chunkBytes} -a 6 -d --filter=${shellQuote(chunkFilter(spec.keepChunks))} - ${shellQuote(spec.logPrefix)}`);
   return [
     'new-session', '-d', '-s', name, '-x', String(spec.width ?? 80), '-y', String(spec.height ?? 24),
     '-P', '-F', '#{pane_id}\t#{pane_pid}',

@@ -112,7 +112,7 @@ describe('newSessionArgs', () => {
       newSessionArgs(spec).at(-1),
     ]);
     const pipe = newSessionArgs(spec).at(-1)!;
-    assert.ok(pipe.startsWith('exec split -b 4096 -a 6 -d --filter='), pipe);
+    assert.ok(pipe.startsWith('SHELL=/bin/sh exec split -b 4096 -a 6 -d --filter='), pipe);
     assert.ok(pipe.endsWith(" - '/home/u/my ##1 '\\''logs'\\''/abcd1234/log.'"), pipe);
   });
 

@@ -61,6 +61,6 @@ export async function logsCommand(client: Client, ref: string, opts: LogsOptions
       if (text) await writeOut(text);
     }
   }
-  if (!opts.raw) await writeOut(renderer.end() + renderer.push(decoder.end()) + renderer.end());
+  if (!opts.raw) await writeOut(renderer.push(decoder.end()) + renderer.end());
   return 0;
 }

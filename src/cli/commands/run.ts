@@ -20,33 +20,65 @@ export interface RunOptions {
 export async function runCommand(client: Client, args: string[], opts: RunOptions): Promise<number> {
   const cmd = commandFromArgs(args);
   if (opts.wait && !cmd.command && !cmd.argv) throw new AmuxError('usage', '--wait needs a command: amux run -w -- CMD');
-  const session = await client.json<SessionView>('POST', '/v1/sessions', {
-    ...cmd,
-    name: opts.name,
-    cwd: resolve(opts.cwd ?? process.cwd()),
-    env: { ...(process.env as Record<string, string>), ...opts.env },
-    autoRemove: opts.rm === true && !opts.wait,
-    umask: process.umask(),
-  });
-  if (!opts.wait) {
-    if (opts.json) printJson(session);
-    else await writeOut(`${session.id}\n`);
-    return 0;
+  // With -w, Ctrl-C belongs to the command (as in a terminal), even before the session exists.
+  const sigint = opts.wait ? new InterruptForwarder(client) : null;
+  try {
+    const session = await client.json<SessionView>('POST', '/v1/sessions', {
+      ...cmd,
+      name: opts.name,
+      cwd: resolve(opts.cwd ?? process.cwd()),
+      env: { ...(process.env as Record<string, string>), ...opts.env },
+      autoRemove: opts.rm === true && !opts.wait,
+      umask: process.umask(),
+    });
+    if (!sigint) {
+      if (opts.json) printJson(session);
+      else await writeOut(`${session.id}\n`);
+      return 0;
+    }
+    return await streamAndWait(client, session.id, opts, sigint);
+  } finally {
+    sigint?.stop();
   }
-  return streamAndWait(client, session, opts);
 }
 
-async function streamAndWait(client: Client, session: SessionView, opts: RunOptions): Promise<number> {
-  const id = session.id;
-  // Ctrl-C is forwarded to the session as a terminal would send it; a second one leaves
-  // (the session keeps running, like a detached `docker run`).
-  let interrupts = 0;
-  const res = await client.raw('GET', `/v1/sessions/${id}/logs?follow=1&job=1`);
-  const onSigint = () => {
-    if (++interrupts > 1) res.destroy();
-    else void client.json('POST', `/v1/sessions/${id}/input`, { keys: ['C-c'], enter: false }).catch(() => undefined);
+/**
+ * Ctrl-C during `run -w` goes to the session as C-c, as a terminal would send it; one that came
+ * before the session existed is sent as soon as it does. A second Ctrl-C leaves, and the session
+ * keeps running, like a detached `docker run`.
+ */
+class InterruptForwarder {
+  count = 0;
+  private id: string | null = null;
+  private onLeave: (() => void) | null = null;
+  private readonly handler = () => {
+    if (++this.count > 1) this.onLeave?.();
+    else if (this.id) this.forward();
   };
-  process.on('SIGINT', onSigint);
+
+  constructor(private readonly client: Client) {
+    process.on('SIGINT', this.handler);
+  }
+
+  attach(id: string, onLeave: () => void): void {
+    this.id = id;
+    this.onLeave = onLeave;
+    if (this.count > 1) onLeave();
+    else if (this.count === 1) this.forward();
+  }
+
+  stop(): void {
+    process.off('SIGINT', this.handler);
+  }
+
+  private forward(): void {
+    void this.client.json('POST', `/v1/sessions/${this.id}/input`, { keys: ['C-c'], enter: false }).catch(() => undefined);
+  }
+}
+
+async function streamAndWait(client: Client, id: string, opts: RunOptions, sigint: InterruptForwarder): Promise<number> {
+  const res = await client.raw('GET', `/v1/sessions/${id}/logs?follow=1&job=1`);
+  sigint.attach(id, () => res.destroy());
   const crlf = process.stdout.isTTY ? null : new CrlfToLf();
   try {
     for await (const chunk of res) {
@@ -54,9 +86,9 @@ async function streamAndWait(client: Client, session: SessionView, opts: RunOpti
       if (out.length) await writeOut(out);
     }
   } catch (err) {
-    if (interrupts < 2) throw err;
+    if (sigint.count < 2) throw err;
   }
-  if (interrupts > 1) {
+  if (sigint.count > 1) {
     process.stderr.write(`amux: left session ${id} running; see 'amux logs ${id}'\n`);
     return 130;
   }
@@ -65,7 +97,6 @@ async function streamAndWait(client: Client, session: SessionView, opts: RunOpti
     if (tail.length) await writeOut(tail);
   }
   const { results } = await client.json<{ results: WaitResult[] }>('POST', '/v1/wait', { ids: [id] });
-  process.off('SIGINT', onSigint);
   const result = results[0]!;
   if (opts.rm) await client.json('DELETE', `/v1/sessions/${id}`);
   if (opts.json) printJson({ ...result });
