@@ -1,11 +1,24 @@
 import type { PsOptions } from './commands/ps.js';
+import type { RunOptions } from './commands/run.js';
+import { envOption } from './parse.js';
 
 /**
- * `amux ps` is run in loops by scripts and agents; loading commander is a third of its time
- * budget (SPEC §8, ADR 0008). A plain `ps` with its own flags is parsed here; anything else
- * (help, unknown flags, other commands) returns null and goes through commander. A unit test
- * checks that both parsers agree.
+ * `amux ps` and `amux run` are what scripts and agents call in loops, and loading commander is a
+ * third of their time budget (SPEC §8, ADR 0008). Their plain forms are parsed here; anything else
+ * (help, unknown or bundled flags, other commands) returns null and goes through commander.
+ * test/unit/fast-path.test.ts checks that both parsers agree.
  */
+export type FastCommand = { command: 'ps'; opts: PsOptions } | { command: 'run'; cmd: string[]; opts: RunOptions };
+
+export function parseFast(args: readonly string[]): FastCommand | null {
+  if (args[0] === 'ps') {
+    const opts = parseFastPs(args);
+    return opts && { command: 'ps', opts };
+  }
+  if (args[0] === 'run') return parseFastRun(args);
+  return null;
+}
+
 export function parseFastPs(args: readonly string[]): PsOptions | null {
   if (args[0] !== 'ps') return null;
   const opts: PsOptions = {};
@@ -20,4 +33,31 @@ export function parseFastPs(args: readonly string[]): PsOptions | null {
     else return null;
   }
   return opts;
+}
+
+const RUN_VALUE_FLAGS: Record<string, 'name' | 'cwd' | 'env'> = { '-n': 'name', '--name': 'name', '-C': 'cwd', '--cwd': 'cwd', '-e': 'env', '--env': 'env' };
+const RUN_BOOL_FLAGS: Record<string, 'wait' | 'rm' | 'json'> = { '-w': 'wait', '--wait': 'wait', '--rm': 'rm', '--json': 'json' };
+
+/** `run [opts] [--] cmd…`: options stop at `--` or at the first word of the command (commander's passThroughOptions). */
+export function parseFastRun(args: readonly string[]): FastCommand | null {
+  if (args[0] !== 'run') return null;
+  const opts: RunOptions = {};
+  for (let i = 1; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '--') return { command: 'run', cmd: args.slice(i + 1), opts };
+    if (!a.startsWith('-') || a === '-') return { command: 'run', cmd: args.slice(i), opts };
+    const eq = a.startsWith('--') ? a.indexOf('=') : -1;
+    const flag = eq > 0 ? a.slice(0, eq) : a;
+    const valueFlag = RUN_VALUE_FLAGS[flag];
+    if (valueFlag) {
+      let value: string;
+      if (eq > 0) value = a.slice(eq + 1);
+      else if (i + 1 < args.length && !args[i + 1]!.startsWith('-')) value = args[++i]!;
+      else return null;
+      if (valueFlag === 'env') opts.env = envOption(value, opts.env);
+      else opts[valueFlag] = value;
+    } else if (RUN_BOOL_FLAGS[a]) opts[RUN_BOOL_FLAGS[a]] = true;
+    else return null;
+  }
+  return { command: 'run', cmd: [], opts };
 }

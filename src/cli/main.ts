@@ -1,5 +1,5 @@
 import { EXIT, toAmuxError } from '../errors.js';
-import { parseFastPs } from './fast-path.js';
+import { parseFast } from './fast-path.js';
 
 /** Runs the CLI for this process and sets its exit code (bin/amux). */
 export function run(): void {
@@ -15,12 +15,12 @@ export async function main(argv: string[]): Promise<number> {
     if (err.code === 'EPIPE') process.exit(EXIT.ok);
     throw err;
   });
-  const fast = parseFastPs(argv.slice(2));
+  const fast = parseFast(argv.slice(2));
   if (fast) {
     try {
       const { Client } = require('../client/client.js') as typeof import('../client/client.js');
-      const { psCommand } = require('./commands/ps.js') as typeof import('./commands/ps.js');
-      return await psCommand(new Client(), fast);
+      if (fast.command === 'ps') return await (require('./commands/ps.js') as typeof import('./commands/ps.js')).psCommand(new Client(), fast.opts);
+      return await (require('./commands/run.js') as typeof import('./commands/run.js')).runCommand(new Client(), fast.cmd, fast.opts);
     } catch (err) {
       return report(err);
     }

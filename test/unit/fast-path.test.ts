@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { PsOptions } from '../../src/cli/commands/ps.js';
-import { parseFastPs } from '../../src/cli/fast-path.js';
+import { parseFast, parseFastPs, parseFastRun } from '../../src/cli/fast-path.js';
 import { buildProgram } from '../../src/cli/program.js';
 
 /** What commander makes of the same argv for `ps` (its action is replaced, nothing runs). */
@@ -40,5 +40,61 @@ describe('parseFastPs agrees with commander', () => {
     for (const args of [['ps', '--help'], ['ps', '-h'], ['ps', '-qa'], ['ps', '--status'], ['ps', '--status', '--json'], ['ps', 'extra'], ['run', 'ps'], [], ['--no-color', 'ps']]) {
       assert.equal(parseFastPs(args), null, args.join(' '));
     }
+  });
+});
+
+/** What commander makes of a `run` argv: the command words and the options. */
+async function runViaCommander(args: string[]): Promise<{ cmd: string[]; opts: Record<string, unknown> }> {
+  const program = buildProgram(() => undefined);
+  let seen: { cmd: string[]; opts: Record<string, unknown> } | undefined;
+  program.commands.find((c) => c.name() === 'run')!.action((cmd: string[], opts: Record<string, unknown>) => {
+    seen = { cmd, opts: { ...opts } };
+  });
+  await program.parseAsync(['node', 'amux', ...args]);
+  return seen!;
+}
+
+describe('parseFastRun agrees with commander', () => {
+  const cases = [
+    ['run'],
+    ['run', '--', 'make', '-j4'],
+    ['run', '--', 'echo $HOME; ls'],
+    ['run', 'ls', '-la'],
+    ['run', '-n', 'web', '-C', '/tmp', '--', 'npm', 'start'],
+    ['run', '--name=web', '--cwd=/tmp', '-w', '--rm', '--json', '--', 'true'],
+    ['run', '-e', 'A=1', '-e', 'B=two words', '--env', 'C=', '--', 'env'],
+    ['run', '-w', 'sh', '-c', 'exit 3', '-n', 'not-an-option-here'],
+    ['run', '--', '--', '-n'],
+  ];
+  for (const args of cases) {
+    test(args.join(' '), async () => {
+      const fast = parseFastRun(args);
+      assert.ok(fast && fast.command === 'run', 'the fast path takes it');
+      const slow = await runViaCommander(args);
+      assert.deepEqual(fast.cmd, slow.cmd);
+      const clean = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
+      assert.deepEqual(clean(fast.opts as Record<string, unknown>), clean(slow.opts));
+    });
+  }
+
+  test('anything else goes to commander', () => {
+    for (const args of [['run', '-h'], ['run', '--help'], ['run', '-wn', 'x'], ['run', '-n'], ['run', '-n', '-w'], ['run', '--bogus'], ['run', '--timeout', '5s', '--', 'x']]) {
+      assert.equal(parseFastRun(args), null, args.join(' '));
+    }
+  });
+
+  test('a bad --env is the same usage error on both paths', async () => {
+    const isUsage = (e: any) => e.code === 'usage' && e.exitCode === 2;
+    assert.throws(() => parseFastRun(['run', '-e', '1BAD=x', '--', 'true']), isUsage);
+    await assert.rejects(runViaCommander(['run', '-e', '1BAD=x', '--', 'true']), isUsage);
+  });
+});
+
+describe('parseFast', () => {
+  test('routes ps and run, nothing else', () => {
+    assert.equal(parseFast(['ps', '-q'])?.command, 'ps');
+    assert.equal(parseFast(['run', '--', 'true'])?.command, 'run');
+    assert.equal(parseFast(['logs', 'x']), null);
+    assert.equal(parseFast([]), null);
   });
 });
