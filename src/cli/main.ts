@@ -15,7 +15,12 @@ export async function main(argv: string[]): Promise<number> {
     if (err.code === 'EPIPE') process.exit(EXIT.ok);
     throw err;
   });
-  const fast = parseFast(argv.slice(2));
+  let fast: ReturnType<typeof parseFast>;
+  try {
+    fast = parseFast(argv.slice(2));
+  } catch (err) {
+    return report(err); // e.g. a bad --env: the same usage error commander would give
+  }
   if (fast) {
     try {
       const { Client } = require('../client/client.js') as typeof import('../client/client.js');
