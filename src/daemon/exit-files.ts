@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { exitFile } from '../paths.js';
 import type { DaemonContext } from './context.js';
 
@@ -10,8 +10,11 @@ export function parseExitStatus(text: string): number | null {
 
 /** Reads the exit status of job `seq` of session `id`, written by the session's shell. */
 export function readExitStatus(ctx: DaemonContext, id: string, seq: number): number | null {
+  const file = exitFile(ctx.paths, id, seq);
+  // The usual answer is "not finished": checked without the cost of a thrown ENOENT.
+  if (!existsSync(file)) return null;
   try {
-    return parseExitStatus(readFileSync(exitFile(ctx.paths, id, seq), 'latin1'));
+    return parseExitStatus(readFileSync(file, 'latin1'));
   } catch {
     return null;
   }

@@ -3,7 +3,7 @@ import fnv from 'fnv-plus';
 import type { SessionRecord } from '../core/records.js';
 import { decideStatus, finished } from '../core/status-rules.js';
 import { sessionPaths } from '../paths.js';
-import { childrenOf } from '../process/process-table.js';
+import { childCount } from '../process/process-table.js';
 import { captureScript, listPanesArgs, parseCaptures, parsePanes, tmuxSessionName } from '../tmux/commands.js';
 import { runtimeOf, type DaemonContext } from './context.js';
 import { parseExitFileName, readExitStatus } from './exit-files.js';
@@ -137,7 +137,8 @@ export class Monitor {
 
     const now = Date.now();
     ctx.store.tx(() => {
-      for (const s of live) {
+      // Re-read inside the transaction: a kill or an exit may have changed rows while tmux answered.
+      for (const s of ctx.store.listSessions({ statuses: [...LIVE] })) {
         try {
           this.decide(s, panes.get(tmuxSessionName(s.id)), captures, sizes.get(s.id), now);
         } catch (err) {
@@ -178,7 +179,7 @@ export class Monitor {
         paneDeadStatus: pane?.deadStatus ?? null,
         mainExit,
         jobRunning: s.hasCommand && mainExit === null,
-        children: pane && !pane.dead ? childrenOf(pane.panePid).length : 0,
+        children: pane && !pane.dead ? childCount(pane.panePid) : 0,
         outputChanged,
       },
       { now, lastActivityAt, idleThresholdMs: ctx.settings.idleThresholdMs },
@@ -186,7 +187,7 @@ export class Monitor {
     const patch: Partial<SessionRecord> = logBytes === undefined ? {} : this.logPatch(s, logBytes);
     if (outputChanged) patch.lastActivityAt = now;
     if (Object.keys(patch).length) ctx.store.updateSession(s.id, patch);
-    applyDecision(ctx, { ...s, ...patch }, decision, now);
+    applyDecision(ctx, { ...s, ...patch }, decision, now, true);
   }
 
   /** Captures many panes with one tmux process: a command file, each capture behind a separator. */

@@ -10,10 +10,11 @@ import type { DaemonContext } from './context.js';
  * `state_changed` event in one transaction, then tells waiters. Returns the new record.
  *
  * A decision is made from a snapshot; when the row's status changed meanwhile (a kill finished
- * while a refresh was capturing panes), the decision is stale and is dropped.
+ * while a refresh was capturing panes), the decision is stale and is dropped. `current` says the
+ * caller read `seen` in the same synchronous transaction, so it cannot be stale.
  */
-export function applyDecision(ctx: DaemonContext, seen: SessionRecord, d: Decision, now = Date.now()): SessionRecord {
-  const s = ctx.store.getSession(seen.id);
+export function applyDecision(ctx: DaemonContext, seen: SessionRecord, d: Decision, now = Date.now(), current = false): SessionRecord {
+  const s = current ? seen : ctx.store.getSession(seen.id);
   if (!s || s.status !== seen.status || d.status === s.status) return s ?? seen;
   assertTransition(s.status, d.status);
   const patch: Partial<SessionRecord> = { status: d.status };

@@ -25,6 +25,19 @@ export function childrenOf(pid: number): number[] {
   return out.filter(isAlive);
 }
 
+/**
+ * Number of children of a single-threaded process such as a session's bash: one read of its main
+ * task's list (the monitor does this for every live session on every refresh).
+ */
+export function childCount(pid: number): number {
+  try {
+    const list = readFileSync(`/proc/${pid}/task/${pid}/children`, 'latin1').trim();
+    return list === '' ? 0 : list.split(' ').length;
+  } catch {
+    return 0;
+  }
+}
+
 /** All live descendants of `pid`, parents before children. */
 export function descendantsOf(pid: number): number[] {
   const out: number[] = [];

@@ -12,15 +12,14 @@ const SESSION_COLUMNS: Record<keyof SessionRecord, string> = {
   removedAt: 'removed_at', lastOutput: 'last_output', logBytes: 'log_bytes', logTruncated: 'log_truncated',
   logChunkBytes: 'log_chunk_bytes', logCapBytes: 'log_cap_bytes', hasCommand: 'has_command',
 };
-const BOOLEAN_FIELDS = new Set<keyof SessionRecord>(['autoRemove', 'logTruncated', 'hasCommand']);
+/** Columns aliased to record fields, so that SQLite hands back rows already shaped as records. */
+const SESSION_SELECT = `SELECT ${Object.entries(SESSION_COLUMNS).map(([f, c]) => `${c} AS ${f}`).join(', ')} FROM sessions`;
 
 function toSession(row: Row): SessionRecord {
-  const out: Record<string, unknown> = {};
-  for (const [field, col] of Object.entries(SESSION_COLUMNS)) {
-    const v = row[col];
-    out[field] = BOOLEAN_FIELDS.has(field as keyof SessionRecord) ? v === 1 : v ?? null;
-  }
-  return out as unknown as SessionRecord;
+  row.autoRemove = row.autoRemove === 1;
+  row.logTruncated = row.logTruncated === 1;
+  row.hasCommand = row.hasCommand === 1;
+  return row as unknown as SessionRecord;
 }
 
 function toDbValue(v: unknown): unknown {
@@ -81,7 +80,7 @@ export class Store {
   }
 
   getSession(id: string): SessionRecord | null {
-    const row = this.sql('SELECT * FROM sessions WHERE id = ?').get(id) as Row | undefined;
+    const row = this.sql(`${SESSION_SELECT} WHERE id = ?`).get(id) as Row | undefined;
     return row ? toSession(row) : null;
   }
 
@@ -94,7 +93,7 @@ export class Store {
       where.push(`status IN (${opts.statuses.map(() => '?').join(',')})`);
       params.push(...opts.statuses);
     }
-    const sql = `SELECT * FROM sessions ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at DESC, rowid DESC`;
+    const sql = `${SESSION_SELECT} ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at DESC, rowid DESC`;
     return (this.sql(sql).all(...params) as Row[]).map(toSession);
   }
 
