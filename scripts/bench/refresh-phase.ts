@@ -58,6 +58,9 @@ export interface RefreshStats {
 }
 
 /** In-process status refreshes of every live session of `ctx`, with and without output changes. */
+/** quiet: nothing changed; changed: every cursor moved; redrawn: every log grew, nothing moved. */
+export type RefreshMode = 'quiet' | 'changed' | 'redrawn';
+
 export class RefreshBench {
   readonly ctx: DaemonContext;
   readonly monitor: Monitor;
@@ -79,7 +82,7 @@ export class RefreshBench {
   }
 
   /** `quiet`: nothing changed since the last refresh. `changed`: a key typed into every pane first. */
-  async measure(runs: number, mode: 'quiet' | 'changed'): Promise<RefreshStats> {
+  async measure(runs: number, mode: RefreshMode): Promise<RefreshStats> {
     // The first refresh after creation captures every pane (baseline); settle before timing.
     await this.monitor.refresh();
     await this.monitor.refresh();
@@ -90,8 +93,8 @@ export class RefreshBench {
     const byProgram: Record<string, number> = {};
     for (let i = 0; i < runs; i++) {
       if (isAborted()) throw new Error('benchmark interrupted');
-      if (mode === 'changed') await this.typeIntoEveryPane();
-      const fingerprints = new Map([...this.ctx.runtime].map(([id, rt]) => [id, rt.fingerprint]));
+      if (mode !== 'quiet') await this.typeIntoEveryPane(mode);
+      const seen = new Map([...this.ctx.runtime].map(([id, rt]) => [id, `${rt.place}|${rt.logEnd}`]));
       const before = { all: this.spawns.total(), tmux: this.ctx.tmux.spawns, by: new Map(this.spawns.counts) };
       const t0 = performance.now();
       await this.monitor.refresh();
@@ -101,7 +104,7 @@ export class RefreshBench {
       for (const [name, n] of this.spawns.counts) {
         byProgram[name] = Math.max(byProgram[name] ?? 0, n - (before.by.get(name) ?? 0));
       }
-      recaptured.push([...this.ctx.runtime].filter(([id, rt]) => rt.fingerprint !== fingerprints.get(id)).length);
+      recaptured.push([...this.ctx.runtime].filter(([id, rt]) => `${rt.place}|${rt.logEnd}` !== seen.get(id)).length);
     }
     const sessions = this.ctx.store.listSessions({ statuses: ['working', 'idle', 'paused'] }).length;
     return { sessions, ms: stats(ms), spawnsMax, tmuxSpawnsMax, byProgram, recaptured: stats(recaptured).median };
@@ -119,10 +122,15 @@ export class RefreshBench {
   }
 
   /** Types one character into every pane with a single tmux call (not counted: it runs before the refresh). */
-  private async typeIntoEveryPane(): Promise<void> {
+  /**
+   * 'changed': one character typed into every pane (the cursor moves). 'redrawn': a character and a
+   * Backspace (the log grows, cursor and screen end as they were): every pane needs a capture.
+   */
+  private async typeIntoEveryPane(mode: Exclude<RefreshMode, 'quiet'>): Promise<void> {
     const panes = this.ctx.store.listSessions({ statuses: ['working', 'idle'] }).map((s) => s.paneId).filter(Boolean);
     const script = join(this.home.dir, 'type.tmux');
-    writeFileSync(script, panes.map((p) => `send-keys -t '${p}' -l .\n`).join(''));
+    const keys = mode === 'changed' ? '-l .' : 'x BSpace';
+    writeFileSync(script, panes.map((p) => `send-keys -t '${p}' ${keys}\n`).join(''));
     await runOk(['tmux', '-S', this.ctx.tmux.socket, '-f', '/dev/null', 'source-file', script], benchEnv());
     // Let the echo reach tmux (cursor moves) and pipe-pane write it to the log.
     await sleep(300);

@@ -6,8 +6,10 @@ import type { Tmux } from '../tmux/tmux.js';
 
 /** What the daemon keeps in memory per live session, next to the SQLite row. */
 export interface Runtime {
-  /** Cheap fingerprint from list-panes and the log size; a change triggers a capture. */
-  fingerprint?: string;
+  /** Cursor position and scrollback size at the last refresh (`x,y,history`). */
+  place?: string;
+  /** Log size at the last refresh. */
+  logEnd?: number;
   /** FNV-1a of the last captured screen. */
   screenHash?: string;
   /** Current log chunk index (a hint for logSize); unknown until first looked up. */

@@ -119,7 +119,11 @@ export class Monitor {
     const panesOut = await ctx.tmux.runIfServer(listPanesArgs());
     const panes = new Map(parsePanes(panesOut).map((p) => [p.sessionName, p]));
 
+    // The fingerprint decides what needs a capture (ADR 0003): when the cursor or the scrollback
+    // moved, the screen changed for certain; when only the log grew, a capture and its hash tell a
+    // real in-place update (a progress bar) from an identical redraw.
     const toCapture: string[] = [];
+    const moved = new Set<string>();
     const sizes = new Map<string, number>();
     for (const s of live) {
       const pane = panes.get(tmuxSessionName(s.id));
@@ -127,11 +131,12 @@ export class Monitor {
       const rt = runtimeOf(ctx, s.id);
       const size = this.logBytes(s);
       sizes.set(s.id, size);
-      const fp = `${pane.cursorX},${pane.cursorY},${pane.historySize},${size}`;
-      if (fp !== rt.fingerprint) {
-        rt.fingerprint = fp;
-        toCapture.push(pane.paneId);
-      }
+      const place = `${pane.cursorX},${pane.cursorY},${pane.historySize}`;
+      if (rt.screenHash === undefined) toCapture.push(pane.paneId); // the first look is a baseline
+      else if (place !== rt.place) moved.add(s.id);
+      else if (size !== rt.logEnd) toCapture.push(pane.paneId);
+      rt.place = place;
+      rt.logEnd = size;
     }
     const captures = toCapture.length ? await this.captureMany(toCapture) : new Map<string, string>();
 
@@ -140,7 +145,7 @@ export class Monitor {
       // Re-read inside the transaction: a kill or an exit may have changed rows while tmux answered.
       for (const s of ctx.store.listSessions({ statuses: [...LIVE] })) {
         try {
-          this.decide(s, panes.get(tmuxSessionName(s.id)), captures, sizes.get(s.id), now);
+          this.decide(s, panes.get(tmuxSessionName(s.id)), captures, moved.has(s.id), sizes.get(s.id), now);
         } catch (err) {
           // One session's problem must not stop the others from being refreshed.
           process.stderr.write(`[amuxd] refresh of ${s.id} failed: ${(err as Error).message}\n`);
@@ -155,6 +160,7 @@ export class Monitor {
     s: SessionRecord,
     pane: ReturnType<typeof parsePanes>[number] | undefined,
     captures: Map<string, string>,
+    moved: boolean,
     logBytes: number | undefined,
     now: number,
   ): void {
@@ -162,11 +168,12 @@ export class Monitor {
     const rt = runtimeOf(ctx, s.id);
     if (rt.busy) return;
     const mainExit = s.hasCommand ? readExitStatus(ctx, s.id, 1) : null;
-    let outputChanged = false;
+    let outputChanged = moved;
     const screen = pane ? captures.get(pane.paneId) : undefined;
     if (screen !== undefined) {
       const hash = String(fnv.fast1a64(screen));
-      // The first screen seen (new session, or adopted after a daemon restart) is a baseline.
+      // The first screen seen (new session, or adopted after a daemon restart) is a baseline. A hash
+      // kept from before a `moved` refresh can only make the next capture report one change too many.
       outputChanged = rt.screenHash !== undefined && hash !== rt.screenHash;
       rt.screenHash = hash;
     }

@@ -23,6 +23,19 @@ describe('working → idle → working', () => {
     );
   });
 
+  test('a screen redrawn identically in place is idle; an in-place counter is working', async () => {
+    // Both write output all the time without moving the cursor; only the screen hash tells them apart.
+    const same = await h.ok(['run', '--', `while :; do printf '\\rsame'; sleep 0.2; done`]);
+    const counter = await h.ok(['run', '--', `i=0; while :; do i=$((i+1)); printf '\\r%06d' $i; sleep 0.2; done`]);
+    await h.until(same, (s) => s.status === 'idle', 15_000);
+    await new Promise((r) => setTimeout(r, 4500)); // longer than the idle threshold
+    const c = await h.session(counter);
+    assert.equal(c.status, 'working');
+    assert.ok(Date.now() - Date.parse(c.lastActivityAt) < 3000, `last activity ${c.lastActivityAt}`);
+    assert.equal((await h.session(same)).status, 'idle');
+    await h.ok(['kill', same, counter]);
+  });
+
   test('a shell session (no command) is idle at its prompt', async () => {
     const id = await h.ok(['run']);
     const s = await h.until(id, (x) => x.status === 'idle', 10_000);
