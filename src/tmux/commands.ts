@@ -63,7 +63,9 @@ export function listPanesArgs(): string[] {
 
 /** A tmux command file that captures many panes in one call, each preceded by a separator line. */
 export function captureScript(paneIds: readonly string[], separator: string): string {
-  return paneIds.map((p) => `display-message -p -t ${p} '${separator} ${p}'\ncapture-pane -p -t ${p}\n`).join('');
+  // The pane id comes from the #{pane_id} format: display-message text goes through strftime, so a
+  // literal '%12' would come back as '        %12' (a width of 12).
+  return paneIds.map((p) => `display-message -p -t ${p} '${separator} #{pane_id}'\ncapture-pane -p -t ${p}\n`).join('');
 }
 
 export function killSessionArgs(id: string): string[] {

@@ -25,6 +25,8 @@ describe('working → idle → working', () => {
 
   test('a screen redrawn identically in place is idle; an in-place counter is working', async () => {
     // Both write output all the time without moving the cursor; only the screen hash tells them apart.
+    // A dozen sessions first, so that these panes have ids past %9 (tmux once mangled those).
+    for (let i = 0; i < 12; i++) await h.ok(['run', '--', 'true']);
     const same = await h.ok(['run', '--', `while :; do printf '\\rsame'; sleep 0.2; done`]);
     const counter = await h.ok(['run', '--', `i=0; while :; do i=$((i+1)); printf '\\r%06d' $i; sleep 0.2; done`]);
     await h.until(same, (s) => s.status === 'idle', 15_000);

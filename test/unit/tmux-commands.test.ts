@@ -87,7 +87,7 @@ describe('names and small argv builders', () => {
   test('captureScript: one separator and one capture per pane', () => {
     assert.equal(
       captureScript(['%1', '%22'], '@@S@@'),
-      "display-message -p -t %1 '@@S@@ %1'\ncapture-pane -p -t %1\ndisplay-message -p -t %22 '@@S@@ %22'\ncapture-pane -p -t %22\n",
+      "display-message -p -t %1 '@@S@@ #{pane_id}'\ncapture-pane -p -t %1\ndisplay-message -p -t %22 '@@S@@ #{pane_id}'\ncapture-pane -p -t %22\n",
     );
     assert.equal(captureScript([], '@@S@@'), '');
   });
@@ -164,6 +164,17 @@ describe('newSessionArgs', () => {
     assert.deepEqual(readdirSync(logDir).sort(), ['log.000003', 'log.000004']);
     assert.equal(readFileSync(join(logDir, 'log.000003'), 'utf8'), 'cdef');
     assert.equal(readFileSync(join(logDir, 'log.000004'), 'utf8'), 'ghij');
+  });
+});
+
+describe('captureScript', () => {
+  test('display-message text has no literal % (tmux runs it through strftime: %12 → width 12)', () => {
+    const script = captureScript(['%3', '%12', '%123'], '@@sep@@');
+    for (const line of script.split('\n').filter((l) => l.startsWith('display-message'))) {
+      const text = line.slice(line.indexOf("'"));
+      assert.ok(!text.includes('%'), line);
+    }
+    assert.match(script, /display-message -p -t %12 '@@sep@@ #\{pane_id\}'\ncapture-pane -p -t %12\n/);
   });
 });
 
