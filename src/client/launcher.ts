@@ -24,14 +24,7 @@ export async function launchDaemon(paths: AmuxPaths): Promise<void> {
     throw new AmuxError('daemon_unreachable', `cannot create AMUX_HOME ${paths.home}: ${(err as NodeJS.ErrnoException).code ?? err}; set AMUX_HOME to a writable directory`, { cause: err });
   }
   const launchedAt = Date.now() - 1000;
-  const logFd = openSync(paths.daemonLog, 'a', 0o600);
-  let exit: number | null = null;
-  const child = spawn(process.execPath, [daemonEntry()], { detached: true, stdio: ['ignore', logFd, logFd], env: process.env });
-  closeSync(logFd);
-  child.on('exit', (code) => {
-    exit = code ?? 1;
-  });
-  child.unref();
+  let child = startDaemon(paths);
   const deadline = Date.now() + START_TIMEOUT_MS;
   for (let delay = 10; Date.now() < deadline; delay = Math.min(delay * 1.5, 100)) {
     try {
@@ -40,11 +33,27 @@ export async function launchDaemon(paths: AmuxPaths): Promise<void> {
     } catch (err) {
       if (!isNotRunning(err)) throw err;
     }
+    const exit = child.exit;
     // Our daemon failed, or lost the lock race to one that then failed: a fresh error file tells why.
     if (exit !== null && (exit !== 0 || errorWrittenSince(paths, launchedAt))) throw startupError(paths, exit, launchedAt);
+    // It lost the lock to a daemon that does not answer: one that is stopping. Try again.
+    if (exit === 0) child = startDaemon(paths);
     await sleep(delay);
   }
   throw new AmuxError('daemon_unreachable', `the amux daemon did not start within ${START_TIMEOUT_MS / 1000}s; see ${paths.daemonLog}`);
+}
+
+/** Spawns a detached daemon; `exit` becomes its exit code once it ends. */
+function startDaemon(paths: AmuxPaths): { exit: number | null } {
+  const state: { exit: number | null } = { exit: null };
+  const logFd = openSync(paths.daemonLog, 'a', 0o600);
+  const child = spawn(process.execPath, [daemonEntry()], { detached: true, stdio: ['ignore', logFd, logFd], env: process.env });
+  closeSync(logFd);
+  child.on('exit', (code) => {
+    state.exit = code ?? 1;
+  });
+  child.unref();
+  return state;
 }
 
 function errorWrittenSince(paths: AmuxPaths, since: number): boolean {

@@ -14,7 +14,8 @@ export type Piece = { data: Buffer } | { mark: Mark };
 
 const ESC = 0x1b;
 const BEL = 0x07;
-const MAX_MARK = 96;
+/** The longest a marker can be; a reader holding fewer bytes may hold half of one. */
+export const MAX_MARK = 96;
 
 export function markerPrefix(nonce: string): Buffer {
   return Buffer.from(`\x1b]5150;amux;${nonce};`);

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { MarkerStream } from '../core/markers.js';
+import { MAX_MARK, MarkerStream } from '../core/markers.js';
 import type { SessionRecord } from '../core/records.js';
 import { isTerminal } from '../core/types.js';
 import { sessionPaths } from '../paths.js';
@@ -64,9 +64,18 @@ export async function streamLogs(ctx: DaemonContext, s: SessionRecord, q: LogQue
   };
 
   if (!q.follow) {
-    const final = first.nextOffset >= first.extent.end && isTerminal(ctx.store.getSession(s.id)?.status ?? 'failed');
-    const body = Buffer.concat(filter.take(stream, first.data, final));
-    headers['x-amux-next-offset'] = String(first.offset + stream.offset);
+    let page = first;
+    // A page that holds only the start of a job marker would not advance; it extends to the end of
+    // the marker (at most MAX_MARK bytes more), which is then stripped.
+    if (page.data.length > 0 && page.data.length < MAX_MARK && page.nextOffset < page.extent.end) {
+      const longer = readLog(dir, chunk, q.sinceOffset, page.data.length + MAX_MARK);
+      const probe = new MarkerStream(s.nonce);
+      probe.feed(page.data);
+      if (probe.offset === 0) page = longer;
+    }
+    const final = page.nextOffset >= page.extent.end && isTerminal(ctx.store.getSession(s.id)?.status ?? 'failed');
+    const body = Buffer.concat(filter.take(stream, page.data, final));
+    headers['x-amux-next-offset'] = String(page.offset + stream.offset);
     res.writeHead(200, { ...headers, 'content-length': String(body.length) });
     res.end(body);
     return;

@@ -81,10 +81,12 @@ export async function runDaemon(): Promise<void> {
     };
     bus.on('change', (id: string) => {
       const s = store.getSession(id);
-      if (s && isTerminal(s.status) && !s.removedAt) setTimeout(() => monitor.syncLog(id), 1000).unref();
-      if (s?.autoRemove && !s.removedAt && isTerminal(s.status)) {
-        removeSession(ctx, id, false, 0).catch((err) => log(`auto-remove ${id}: ${(err as Error).message}`));
-      }
+      if (!s || !isTerminal(s.status) || s.removedAt) return;
+      // The last output may reach the log a moment after the exit is seen: settle, then act.
+      setTimeout(() => {
+        monitor.syncLog(id);
+        if (s.autoRemove) removeSession(ctx, id, false, 0).catch((err) => log(`auto-remove ${id}: ${(err as Error).message}`));
+      }, 1000).unref();
     });
     const monitor = new Monitor(ctx);
     await reconcilePending(ctx);

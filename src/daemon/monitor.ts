@@ -28,10 +28,15 @@ export class Monitor {
   constructor(private readonly ctx: DaemonContext) {}
 
   start(): void {
-    this.watcher = watch(this.ctx.paths.exitsDir, (_event, file) => {
-      if (file) this.onExitFile(String(file));
-    });
-    this.watcher.on('error', () => undefined);
+    try {
+      this.watcher = watch(this.ctx.paths.exitsDir, (_event, file) => {
+        if (file) this.onExitFile(String(file));
+      });
+      this.watcher.on('error', () => undefined);
+    } catch (err) {
+      // No inotify (e.g. all watches used): exits are still found by the refresh, within ~2 s.
+      process.stderr.write(`[amuxd] cannot watch ${this.ctx.paths.exitsDir} (${(err as Error).message}); exits are seen by polling\n`);
+    }
     // Refresh a little before the cache expires, so that readers (`amux ps`) never wait for one.
     const early = Math.min(500, this.ctx.settings.statusCacheMs / 2);
     this.timer = setInterval(() => {
@@ -141,9 +146,13 @@ export class Monitor {
     const captures = toCapture.length ? await this.captureMany(toCapture) : new Map<string, string>();
 
     const now = Date.now();
+    const seen = new Set(live.map((s) => s.id));
     ctx.store.tx(() => {
       // Re-read inside the transaction: a kill or an exit may have changed rows while tmux answered.
+      // Only sessions of the snapshot are decided: one that started after list-panes ran has no
+      // pane in this listing and is not gone.
       for (const s of ctx.store.listSessions({ statuses: [...LIVE] })) {
+        if (!seen.has(s.id)) continue;
         try {
           this.decide(s, panes.get(tmuxSessionName(s.id)), captures, moved.has(s.id), sizes.get(s.id), now);
         } catch (err) {

@@ -1,10 +1,10 @@
 import { isSessionStatus, type CreateSessionRequest, type SessionStatus } from '../core/types.js';
-import { SESSION_ID, resolveRef } from '../core/ids.js';
+import { SESSION_ID, parseJobId, resolveRef } from '../core/ids.js';
 import { parseDuration } from '../core/duration.js';
 import type { SessionRecord } from '../core/records.js';
 import { AmuxError } from '../errors.js';
 import { VERSION } from '../version.js';
-import { capturePaneArgs } from '../tmux/commands.js';
+import { capturePaneArgs, paneTarget } from '../tmux/commands.js';
 import type { DaemonContext } from './context.js';
 import type { Monitor } from './monitor.js';
 import { Router, type Request } from './http.js';
@@ -15,6 +15,18 @@ import { eventView, jobView, sessionView } from './views.js';
 import { waitForSessions } from './waiters.js';
 
 const DEFAULT_GRACE_MS = 5000;
+
+/**
+ * Resolves a job reference for the commands that take one (wait, kill): `job-<id>-1` is the main
+ * command of a command session. Other jobs come with `amux exec` (not built yet).
+ */
+export function resolveSessionOrJob(ctx: DaemonContext, ref: string, includeRemoved = false): SessionRecord {
+  const job = parseJobId(ref);
+  if (!job) return resolveSession(ctx, ref, includeRemoved);
+  const s = resolveSession(ctx, job.sessionId, includeRemoved);
+  if (job.seq !== 1 || !s.hasCommand) throw new AmuxError('job_not_found', `no such job: ${ref} (see 'amux inspect ${s.id}')`);
+  return s;
+}
 
 /** Resolves a reference (id, name, unique prefix); a full id also finds removed sessions. */
 export function resolveSession(ctx: DaemonContext, ref: string, includeRemoved = false): SessionRecord {
@@ -32,11 +44,13 @@ function intParam(q: URLSearchParams, key: string, fallback: number): number {
   return Number(v);
 }
 
+/** A time in the API: an integer of milliseconds (number or digits), or a duration text such as `5s`. */
 function durationField(v: unknown, what: string, fallback: number): number {
   if (v === undefined || v === null) return fallback;
-  if (typeof v === 'number' && Number.isFinite(v) && v >= 0) return v;
+  if (typeof v === 'number' && Number.isInteger(v) && v >= 0) return v;
+  if (typeof v === 'string' && /^\d+$/.test(v)) return Number(v);
   if (typeof v === 'string') return parseDuration(v, what);
-  throw new AmuxError('invalid_argument', `${what} must be milliseconds or a duration such as 5s`);
+  throw new AmuxError('invalid_argument', `${what} must be an integer of milliseconds or a duration such as 5s`);
 }
 
 function statusFilter(q: URLSearchParams): SessionStatus[] | undefined {
@@ -91,7 +105,7 @@ export function buildRouter(ctx: DaemonContext, monitor: Monitor, stop: () => vo
   });
 
   r.on('POST', '/v1/sessions/:ref/kill', async (q) => {
-    const s = resolveSession(ctx, q.params.ref!, true);
+    const s = resolveSessionOrJob(ctx, q.params.ref!, true);
     const b = await body(q);
     const grace = durationField(b.graceMs, 'grace', DEFAULT_GRACE_MS);
     return sessionView(await killSession(ctx, s.id, String(b.signal ?? 'TERM'), grace));
@@ -107,6 +121,7 @@ export function buildRouter(ctx: DaemonContext, monitor: Monitor, stop: () => vo
     const s = resolveSession(ctx, q.params.ref!, true);
     if (s.removedAt) throw new AmuxError('invalid_state', `session ${s.id} was removed; its last output is kept in 'amux inspect ${s.id}'`);
     const job = q.query.get('job');
+    if (job !== null && (job !== '1' || !s.hasCommand)) throw new AmuxError('job_not_found', `no such job: job-${s.id}-${job}`);
     await streamLogs(ctx, s, {
       sinceOffset: intParam(q.query, 'sinceOffset', 0),
       limit: intParam(q.query, 'limit', Number.MAX_SAFE_INTEGER),
@@ -119,7 +134,7 @@ export function buildRouter(ctx: DaemonContext, monitor: Monitor, stop: () => vo
     const s = resolveSession(ctx, q.params.ref!);
     if (!s.paneId || s.status === 'pending') throw new AmuxError('invalid_state', `session ${s.id} has no screen yet (${s.status})`);
     try {
-      return { screen: await ctx.tmux.run(capturePaneArgs(s.paneId, q.query.get('escapes') === '1')) };
+      return { screen: await ctx.tmux.run(capturePaneArgs(paneTarget(s.id), q.query.get('escapes') === '1')) };
     } catch {
       throw new AmuxError('invalid_state', `session ${s.id}: its tmux session is closed, so there is no screen; use 'amux logs ${s.id}'`);
     }
@@ -130,7 +145,7 @@ export function buildRouter(ctx: DaemonContext, monitor: Monitor, stop: () => vo
     if (!Array.isArray(b.ids) || b.ids.length === 0 || b.ids.some((x) => typeof x !== 'string')) {
       throw new AmuxError('invalid_argument', 'ids must be a non-empty array of session references');
     }
-    const ids = (b.ids as string[]).map((ref) => resolveSession(ctx, ref, true).id);
+    const ids = (b.ids as string[]).map((ref) => resolveSessionOrJob(ctx, ref, true).id);
     const timeout = b.timeoutMs == null ? null : durationField(b.timeoutMs, 'timeout', 0);
     const abort = new AbortController();
     q.res.on('close', () => abort.abort());

@@ -7,8 +7,8 @@ import { parseSignal } from '../core/signals.js';
 import { isTerminal } from '../core/types.js';
 import { AmuxError } from '../errors.js';
 import { sessionPaths } from '../paths.js';
-import { descendantsOf, isAlive, signalAll } from '../process/process-table.js';
-import { killSessionArgs, sendKeysArgs, sendTextArgs } from '../tmux/commands.js';
+import { descendantsOf, isAlive, sessionMembers, signalAll } from '../process/process-table.js';
+import { killSessionArgs, paneTarget, sendKeysArgs, sendTextArgs } from '../tmux/commands.js';
 import { TmuxCommandError } from '../tmux/tmux.js';
 import { runtimeOf, type DaemonContext } from './context.js';
 import { readExitStatus } from './exit-files.js';
@@ -52,17 +52,21 @@ export function killSession(ctx: DaemonContext, id: string, signalName: string, 
     const rt = runtimeOf(ctx, id);
     rt.busy = true;
     try {
-      const pids = s.pid ? descendantsOf(s.pid) : [];
+      // Every process of the session but the shell itself (closing the tmux session hangs it up).
+      const members = () => (s.pid ? [...new Set([...descendantsOf(s.pid), ...sessionMembers(s.pid)])].filter((p) => p !== s.pid) : []);
+      const pids = members();
       signalAll(pids, signal);
       const deadline = Date.now() + graceMs;
       while (pids.some(isAlive) && Date.now() < deadline) await sleep(20);
-      const late = s.pid ? descendantsOf(s.pid) : [];
+      const survivors = [...new Set([...pids, ...members()])].filter(isAlive);
       await closeTmuxSession(ctx, id);
-      signalAll([...new Set([...pids, ...late])].filter(isAlive), 'SIGKILL');
+      signalAll(survivors, 'SIGKILL');
       const current = ctx.store.getSession(id)!;
       if (isTerminal(current.status)) return current;
       const exitCode = s.hasCommand ? readExitStatus(ctx, id, 1) : null;
-      return applyDecision(ctx, current, { status: 'stopped', reason: `killed with ${signal}`, exitCode, signal });
+      // What ended it: the signal asked for, or SIGKILL when something outlived the grace.
+      const ended = survivors.length > 0 ? 'SIGKILL' : signal;
+      return applyDecision(ctx, current, { status: 'stopped', reason: `killed with ${ended}`, exitCode, signal: ended });
     } finally {
       rt.busy = false;
     }
@@ -141,12 +145,12 @@ export async function sendInput(ctx: DaemonContext, id: string, input: SendInput
       if (!Array.isArray(input.keys) || input.keys.length === 0 || input.keys.some((k) => typeof k !== 'string' || !/^[!-~]{1,32}$/.test(k))) {
         throw new AmuxError('invalid_argument', 'keys must be tmux key names such as C-c, Enter, Up, F1');
       }
-      await ctx.tmux.run(sendKeysArgs(s.paneId, input.keys));
+      await ctx.tmux.run(sendKeysArgs(paneTarget(id), input.keys));
     } else {
       if (typeof input.text !== 'string') throw new AmuxError('invalid_argument', 'text must be a string');
-      for (const piece of chunkText(input.text)) await ctx.tmux.run(sendTextArgs(s.paneId, piece));
+      for (const piece of chunkText(input.text)) await ctx.tmux.run(sendTextArgs(paneTarget(id), piece));
     }
-    if (enter) await ctx.tmux.run(sendKeysArgs(s.paneId, ['Enter']));
+    if (enter) await ctx.tmux.run(sendKeysArgs(paneTarget(id), ['Enter']));
   } catch (err) {
     if (err instanceof TmuxCommandError && /unknown key|not found/i.test(err.stderr)) {
       throw new AmuxError('invalid_argument', `tmux rejected the keys: ${err.stderr}; use names such as C-c, Enter, Up, F1`);

@@ -13,6 +13,7 @@ import type { DaemonContext } from './context.js';
 import { runtimeOf } from './context.js';
 import { chunkBytesFor, chunksToKeep, LOG_PREFIX } from './log-files.js';
 import { applyDecision } from './transitions.js';
+import { withSessionLock } from './session-control.js';
 import { readExitStatus } from './exit-files.js';
 import { finished } from '../core/status-rules.js';
 
@@ -86,6 +87,15 @@ export async function createSession(ctx: DaemonContext, req: CreateSessionReques
     throw toAmuxError(err);
   }
   runtimeOf(ctx, id);
+  // Under the session lock: a kill or rm arriving meanwhile waits for the tmux session to exist.
+  return withSessionLock(id, () => startSession(ctx, record, command, chunkBytes));
+}
+
+async function startSession(
+  ctx: DaemonContext, record: SessionRecord, command: ReturnType<typeof validateCreate>['command'], chunkBytes: number,
+): Promise<SessionRecord> {
+  const { id } = record;
+  const sp = sessionPaths(ctx.paths, id);
   try {
     const out = await ctx.tmux.run(newSessionArgs({
       id, bash: ctx.bash, rcfile: sp.rcfile, logPrefix: join(sp.logDir, LOG_PREFIX), chunkBytes,

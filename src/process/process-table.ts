@@ -51,6 +51,26 @@ export function descendantsOf(pid: number): number[] {
   return out;
 }
 
+/**
+ * Every process whose Unix session is `sid` (field 6 of /proc/<pid>/stat). The pane's shell leads
+ * its own session, so this finds what a job left behind even after it was reparented away from
+ * the shell (`(sleep 1000 &)`), which a walk of descendants misses. One pass over /proc.
+ */
+export function sessionMembers(sid: number): number[] {
+  const out: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (name.charCodeAt(0) < 48 || name.charCodeAt(0) > 57) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'latin1');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(f[3]) === sid && f[0] !== 'Z') out.push(Number(name));
+    } catch {
+      /* gone meanwhile */
+    }
+  }
+  return out;
+}
+
 /** Whether `pid` still runs (a zombie counts as gone). */
 export function isAlive(pid: number): boolean {
   try {

@@ -18,6 +18,15 @@ export function exactSession(id: string): string {
   return `=${tmuxSessionName(id)}`;
 }
 
+/**
+ * The pane of session `id`, by its exact session name. Stored pane ids (`%N`) are not used as
+ * targets: a new tmux server (after the old one was killed) numbers its panes from %0 again, so
+ * an old id could point at another session's pane.
+ */
+export function paneTarget(id: string): string {
+  return `${exactSession(id)}:`;
+}
+
 export interface NewSessionSpec {
   id: string;
   bash: string;
@@ -89,16 +98,16 @@ export function tmuxLiteral(arg: string): string {
 }
 
 /** Types literal text (`-l`), chunked by the caller to stay under tmux's message size. */
-export function sendTextArgs(paneId: string, text: string): string[] {
-  return ['send-keys', '-t', paneId, '-l', '--', tmuxLiteral(text)];
+export function sendTextArgs(target: string, text: string): string[] {
+  return ['send-keys', '-t', target, '-l', '--', tmuxLiteral(text)];
 }
 
-export function sendKeysArgs(paneId: string, keys: readonly string[]): string[] {
-  return ['send-keys', '-t', paneId, '--', ...keys.map(tmuxLiteral)];
+export function sendKeysArgs(target: string, keys: readonly string[]): string[] {
+  return ['send-keys', '-t', target, '--', ...keys.map(tmuxLiteral)];
 }
 
-export function capturePaneArgs(paneId: string, withEscapes: boolean): string[] {
-  return ['capture-pane', '-p', ...(withEscapes ? ['-e'] : []), '-t', paneId];
+export function capturePaneArgs(target: string, withEscapes: boolean): string[] {
+  return ['capture-pane', '-p', ...(withEscapes ? ['-e'] : []), '-t', target];
 }
 
 export function attachArgs(id: string, readOnly: boolean): string[] {

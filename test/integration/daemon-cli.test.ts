@@ -23,6 +23,18 @@ describe('amux daemon', () => {
     assert.equal((await h.run(['daemon', 'status'])).code, 3);
   });
 
+  test('a CLI right after daemon stop (a follower still connected) starts a new daemon', async (t) => {
+    const h = amuxHome(t);
+    const id = await h.ok(['run']);
+    const follower = h.run(['logs', '-f', id]);
+    await new Promise((r) => setTimeout(r, 300));
+    await h.ok(['daemon', 'stop']);
+    const r = await h.run(['ps', '-q']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout.trim(), id);
+    await follower;
+  });
+
   test('AMUX_HOME is 0700, the socket and database 0600', async (t) => {
     const h = amuxHome(t);
     await h.ok(['run', '--', 'true']);
@@ -67,6 +79,23 @@ describe('amux daemon', () => {
     const health = await get('/v1/health');
     assert.equal(health.status, 200);
     assert.equal(health.body.pid, h.daemonPid());
+    const malformed = await get('/v1/sessions/%zz');
+    assert.equal(malformed.status, 400);
+    // graceMs is milliseconds: a TERM-proof command is SIGKILLed after 300 ms, not 300 s
+    const id = await h.ok(['run', '--', `trap '' TERM; sleep 300`]);
+    await new Promise((r) => setTimeout(r, 300));
+    const del = await new Promise<{ status: number; body: any }>((resolve, reject) => {
+      const req = request({ socketPath: join(h.home, 'amux.sock'), path: `/v1/sessions/${id}?force=1&graceMs=300`, method: 'DELETE' }, (res) => {
+        let data = '';
+        res.on('data', (c) => (data += c));
+        res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(data) }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    assert.equal(del.status, 200);
+    assert.equal(del.body.removed, true);
+    assert.equal(del.body.signal, 'SIGKILL');
   });
 
   test('an AMUX_HOME with #, % and spaces in its path works (no tmux format or strftime expansion)', async (t) => {

@@ -48,11 +48,28 @@ describe('sessions outlive the daemon', () => {
     assert.equal((await h.run(['daemon', 'status'])).code, 0);
     // and amux still works: a new tmux server is started on demand
     assert.equal((await h.run(['run', '-w', '--', 'exit 0'])).code, 0);
+    // The new server numbers its panes from %0 again: the old session must not reach them.
+    const b2 = await h.ok(['run', '--', 'echo I-AM-NEW; sleep 60']);
+    await h.until(b2, (s) => s.logBytes > 0);
+    const screen = await h.run(['logs', '--screen', a]);
+    assert.equal(screen.code, 1);
+    assert.doesNotMatch(screen.stdout, /I-AM-NEW/);
+    assert.equal((await h.run(['send', a, 'x'])).code, 1);
   });
 
   test('50 CLIs at once: 50 distinct sessions, no error, one daemon', async (t) => {
     const h = amuxHome(t);
+    let polling = true;
+    const poller = (async () => {
+      // ps keeps refreshing while sessions are being created (a refresh must not judge them gone)
+      while (polling) await h.run(['ps', '-q']);
+    })();
     const results = await Promise.all(Array.from({ length: 50 }, (_, i) => h.run(['run', '-n', `w${i}`, '--', 'sleep 60'])));
+    polling = false;
+    await poller;
+    await new Promise((r) => setTimeout(r, 2500)); // at least one more refresh of all of them
+    const statuses = (await h.json<any[]>(['ps'])).map((s) => s.status);
+    assert.deepEqual(statuses.filter((s) => !['working', 'idle'].includes(s)), [], 'no live session was judged finished');
     for (const r of results) assert.equal(r.code, 0, r.stderr);
     const ids = results.map((r) => r.stdout.trim());
     assert.equal(new Set(ids).size, 50);

@@ -30,7 +30,42 @@ describe('kill and rm', () => {
     await new Promise((r) => setTimeout(r, 500));
     const r = await h.run(['kill', '--grace', '500ms', id]);
     assert.equal(r.code, 0, r.stderr);
-    assert.equal((await h.session(id)).status, 'stopped');
+    const s = await h.session(id);
+    assert.equal(s.status, 'stopped');
+    assert.equal(s.signal, 'SIGKILL', 'what ended it was the SIGKILL after the grace');
+    assert.equal((await h.run(['wait', id])).code, 137);
+  });
+
+  test('kill reaches processes that left the shell\'s tree', async () => {
+    const marker = 7000 + Math.floor(Math.random() * 900);
+    const id = await h.ok(['run', '--', `(sleep ${marker}.5 &); sleep 300`]);
+    const { execFileSync } = await import('node:child_process');
+    const running = () => {
+      try {
+        return execFileSync('pgrep', ['-f', `sleep ${marker}.5`], { encoding: 'utf8' }).trim() !== '';
+      } catch {
+        return false;
+      }
+    };
+    for (let i = 0; i < 50 && !running(); i++) await new Promise((res) => setTimeout(res, 100));
+    assert.ok(running(), 'the escaped process started');
+    await h.ok(['kill', id]);
+    assert.equal(running(), false, 'the escaped process was killed too');
+  });
+
+  test('job ids: wait and kill take job-<id>-1; a shell session has no job 1', async () => {
+    const id = await h.ok(['run', '--', 'sleep 0.3; exit 5']);
+    assert.equal((await h.run(['wait', `job-${id}-1`])).code, 5);
+    const live = await h.ok(['run', '--', 'sleep 300']);
+    assert.equal(await h.ok(['kill', `job-${live}-1`]), live);
+    assert.equal((await h.session(live)).status, 'stopped');
+    const shell = await h.ok(['run']);
+    const r = await h.run(['wait', `job-${shell}-1`]);
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /no such job/);
+    assert.equal((await h.run(['logs', `job-${shell}-1`])).code, 1);
+    assert.equal((await h.run(['wait', `job-${id}-2`])).code, 1);
+    await h.ok(['kill', shell]);
   });
 
   test('killing a finished session is a no-op with exit 0', async () => {
@@ -68,12 +103,13 @@ describe('kill and rm', () => {
   });
 
   test('run --rm removes the session once it finished', async () => {
-    const id = await h.ok(['run', '--rm', '--', 'exit 6']);
+    const id = await h.ok(['run', '--rm', '--', 'echo hello-last; exit 6']);
     const deadline = Date.now() + 10_000;
     while (Date.now() < deadline && (await h.json<any[]>(['ps'])).some((s) => s.id === id)) await new Promise((r) => setTimeout(r, 100));
     const rec = JSON.parse(await h.ok(['inspect', id]));
     assert.equal(rec.session.removed, true);
     assert.equal(rec.session.exitCode, 6);
+    assert.match(rec.lastOutput, /hello-last/, 'the last output is kept');
     assert.equal((await h.run(['run', '--rm', '-w', '--', 'exit 4'])).code, 4);
   });
 

@@ -38,6 +38,22 @@ describe('logs', () => {
     assert.deepEqual(Buffer.concat(pages), whole);
   });
 
+  test('paging with a limit smaller than a job marker still advances and loses nothing', async () => {
+    const id = await h.ok(['run', '--', 'echo a-b-c']);
+    await h.run(['wait', id]);
+    await h.ok(['logs', '-f', id]);
+    const whole = (await h.run(['logs', '--raw', id])).raw;
+    const pages: Buffer[] = [];
+    let offset = 0;
+    for (let i = 0; i < 200; i++) {
+      const page = JSON.parse(await h.ok(['logs', '--raw', '--json', '--limit', '5', '--since-offset', String(offset), id]));
+      if (page.nextOffset === offset) break;
+      pages.push(Buffer.from(page.data, 'utf8'));
+      offset = page.nextOffset;
+    }
+    assert.deepEqual(Buffer.concat(pages), whole);
+  });
+
   test('-f follows until the session finishes', async () => {
     const id = await h.ok(['run', '--', 'for i in 1 2 3; do echo tick $i; sleep 0.3; done']);
     const r = await h.run(['logs', '-f', id]);

@@ -1,6 +1,5 @@
 import { AmuxError } from '../../errors.js';
 import { Client } from '../../client/client.js';
-import { isNotRunning, send } from '../../client/http.js';
 import { launchDaemon } from '../../client/launcher.js';
 import { printJson, writeOut } from '../output.js';
 
@@ -13,6 +12,15 @@ interface Health {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function processExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
 
 async function health(client: Client): Promise<Health | null> {
   try {
@@ -43,14 +51,11 @@ export async function daemonCommand(action: string, opts: { json?: boolean }): P
         return 0;
       }
       await client.json('POST', '/v1/daemon/stop');
+      // Done when the process is gone: until then it holds the lock, and a new daemon cannot start.
       for (let i = 0; i < 200; i++) {
-        try {
-          (await send(client.paths.socket, 'GET', '/v1/health')).destroy();
-        } catch (err) {
-          if (isNotRunning(err)) {
-            await writeOut(`amux daemon stopped (pid ${h.pid}); sessions keep running\n`);
-            return 0;
-          }
+        if (!processExists(h.pid)) {
+          await writeOut(`amux daemon stopped (pid ${h.pid}); sessions keep running\n`);
+          return 0;
         }
         await sleep(50);
       }
