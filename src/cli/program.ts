@@ -62,7 +62,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
   program
     .command('wait')
     .description('block until all are finished; exit with the first non-zero exit code (124 on --timeout)')
-    .argument('<ids...>', 'session ids, names or prefixes')
+    .argument('<ids...>', 'session ids, names or prefixes, or job ids job-<id>-1')
     .option('--timeout <dur>', 'give up after this long (exit 124)', durationOption('--timeout'))
     .option('--json', 'print [{id,status,exitCode}]')
     .action(async (refs: string[], opts) => setExit(await (require('./commands/wait.js') as typeof import('./commands/wait.js')).waitCommand(client(), refs, opts)));
@@ -70,7 +70,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
   program
     .command('kill')
     .description('signal every process of the sessions, SIGKILL survivors after --grace, close them (status stopped)')
-    .argument('<ids...>', 'session ids, names or prefixes')
+    .argument('<ids...>', 'session ids, names or prefixes, or job ids job-<id>-1')
     .addOption(new Option('-s, --signal <sig>', 'signal name or number').default('TERM').argParser((v) => parseSignal(v)))
     .option('--grace <dur>', 'time before SIGKILL (default 5s)', durationOption('--grace'))
     .action(async (refs: string[], opts) => setExit(await (require('./commands/kill-rm.js') as typeof import('./commands/kill-rm.js')).killCommand(client(), refs, opts)));
