@@ -32,7 +32,9 @@ describe('amux daemon', () => {
     const r = await h.run(['ps', '-q']);
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stdout.trim(), id);
-    await follower;
+    const f = await follower;
+    assert.equal(f.code, 3, 'a follow cut short by the daemon stopping says so');
+    assert.match(f.stderr, /daemon stopped while following/);
   });
 
   test('AMUX_HOME is 0700, the socket and database 0600', async (t) => {

@@ -1,7 +1,8 @@
 import { StringDecoder } from 'node:string_decoder';
 import { parseJobId } from '../../core/ids.js';
 import { PlainRenderer, renderPlain, tailLines } from '../../core/log-render.js';
-import { AmuxError } from '../../errors.js';
+import { AmuxError, EXIT } from '../../errors.js';
+import { isTerminal, type SessionView } from '../../core/types.js';
 import type { Client } from '../../client/client.js';
 import { printJson, writeOut } from '../output.js';
 import { readBody } from '../../client/http.js';
@@ -62,5 +63,13 @@ export async function logsCommand(client: Client, ref: string, opts: LogsOptions
     }
   }
   if (!opts.raw) await writeOut(renderer.push(decoder.end()) + renderer.end());
-  return 0;
+  return followEnded(client, target);
+}
+
+/** A follow ends when the session has; if it is still live, the daemon went away under us. */
+async function followEnded(client: Client, target: string): Promise<number> {
+  const { session } = await client.json<{ session: SessionView }>('GET', `/v1/sessions/${target}`);
+  if (session.removed || isTerminal(session.status)) return 0;
+  process.stderr.write(`amux: the daemon stopped while following ${session.id}; the session keeps running ('amux logs -f ${session.id}' to go on)\n`);
+  return EXIT.daemon;
 }
