@@ -47,11 +47,16 @@ describe('arguments are passed literally', () => {
   });
 
   test('-C sets the working directory, also with odd characters', async () => {
-    const { mkdtempSync, mkdirSync } = await import('node:fs');
-    const dir = `${mkdtempSync('/tmp/amux-cwd-')}/a b;#{x}$(id)`;
-    mkdirSync(dir);
-    const r = await h.run(['run', '-w', '-C', dir, '--', 'pwd']);
-    assert.equal(r.stdout, `${dir}\n`);
+    const { mkdtempSync, mkdirSync, rmSync } = await import('node:fs');
+    const base = mkdtempSync('/tmp/amux-cwd-');
+    try {
+      const dir = `${base}/a b;#{x}$(id)`;
+      mkdirSync(dir);
+      const r = await h.run(['run', '-w', '-C', dir, '--', 'pwd']);
+      assert.equal(r.stdout, `${dir}\n`);
+    } finally {
+      rmSync(base, { recursive: true, force: true });
+    }
   });
 
   test('nothing was injected', async () => {
