@@ -14,8 +14,6 @@ export interface Runtime {
   screenHash?: string;
   /** Current log chunk index (a hint for logSize); unknown until first looked up. */
   logIndex?: number;
-  /** A kill or remove is in progress: the monitor leaves the session alone. */
-  busy: boolean;
 }
 
 /** Everything the daemon's parts share. */
@@ -34,7 +32,7 @@ export interface DaemonContext {
 export function runtimeOf(ctx: DaemonContext, id: string): Runtime {
   let rt = ctx.runtime.get(id);
   if (!rt) {
-    rt = { busy: false };
+    rt = {};
     ctx.runtime.set(id, rt);
   }
   return rt;

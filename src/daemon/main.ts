@@ -14,8 +14,6 @@ import { Monitor } from './monitor.js';
 import { buildRouter } from './routes.js';
 import { applyDecision } from './transitions.js';
 import { killSessionArgs } from '../tmux/commands.js';
-import { removeSession } from './session-control.js';
-import { isTerminal } from '../core/types.js';
 
 function log(msg: string): void {
   process.stderr.write(`${new Date().toISOString()} [amuxd ${process.pid}] ${msg}\n`);
@@ -79,15 +77,6 @@ export async function runDaemon(): Promise<void> {
       paths, settings, store, tmux: new Tmux(paths.tmuxSocket), bash: findBash(),
       startedAt: Date.now(), runtime: new Map(), bus,
     };
-    bus.on('change', (id: string) => {
-      const s = store.getSession(id);
-      if (!s || !isTerminal(s.status) || s.removedAt) return;
-      // The last output may reach the log a moment after the exit is seen: settle, then act.
-      setTimeout(() => {
-        monitor.syncLog(id);
-        if (s.autoRemove) removeSession(ctx, id, false, 0).catch((err) => log(`auto-remove ${id}: ${(err as Error).message}`));
-      }, 1000).unref();
-    });
     const monitor = new Monitor(ctx);
     await reconcilePending(ctx);
     await monitor.refresh();

@@ -9,25 +9,28 @@ import { runtimeOf, type DaemonContext } from './context.js';
 import { parseExitFileName, readExitStatus } from './exit-files.js';
 import { chunksToKeep, logSize } from './log-files.js';
 import { applyDecision } from './transitions.js';
+import { isSessionLocked } from './session-lock.js';
+import { removeSession } from './session-control.js';
+import { isTerminal } from '../core/types.js';
 
 const LIVE = ['working', 'idle', 'paused'] as const;
 
 /**
  * Owns status (SPEC §2): a batched refresh of all live sessions with O(1) process spawns
- * (list-panes, ps, one chained capture), single-flight, cached for `statusCacheMs`; plus an
- * inotify watch on the exit-status directory so that exits are seen at once, not polled.
+ * (list-panes, and one chained capture of the panes that changed in place), single-flight, cached
+ * for `statusCacheMs`; an inotify watch on the exit-status directory so that exits are seen at
+ * once, not polled; and what follows an ending (the log's last bytes, `--rm`).
  */
 export class Monitor {
   private inflight: Promise<void> | null = null;
   private lastRefreshAt = 0;
   private timer: NodeJS.Timeout | null = null;
   private watcher: FSWatcher | null = null;
-  /** Duration of the last refresh in ms (benchmarks read it). */
-  lastRefreshMs = 0;
 
   constructor(private readonly ctx: DaemonContext) {}
 
   start(): void {
+    this.ctx.bus.on('change', (id: string) => this.onChange(id));
     try {
       this.watcher = watch(this.ctx.paths.exitsDir, (_event, file) => {
         if (file) this.onExitFile(String(file));
@@ -43,6 +46,21 @@ export class Monitor {
       if (Date.now() - this.lastRefreshAt >= this.ctx.settings.statusCacheMs - early) this.refresh().catch(() => undefined);
     }, 250);
     this.timer.unref();
+  }
+
+  /**
+   * After a session ends, its last output may reach the log a moment later: settle, then record
+   * the log size and, for `--rm`, remove it (its last 2 KiB of output are kept in its row).
+   */
+  private onChange(id: string): void {
+    const s = this.ctx.store.getSession(id);
+    if (!s || !isTerminal(s.status) || s.removedAt) return;
+    setTimeout(() => {
+      this.syncLog(id);
+      if (s.autoRemove) {
+        removeSession(this.ctx, id, false, 0).catch((err) => process.stderr.write(`[amuxd] auto-remove ${id}: ${(err as Error).message}\n`));
+      }
+    }, 1000).unref();
   }
 
   stop(): void {
@@ -77,7 +95,7 @@ export class Monitor {
     if (ref.seq !== 1) return;
     const s = this.ctx.store.getSession(ref.id);
     if (!s || !s.hasCommand || !LIVE.includes(s.status as (typeof LIVE)[number])) return;
-    if (runtimeOf(this.ctx, s.id).busy) return;
+    if (isSessionLocked(s.id)) return;
     const code = readExitStatus(this.ctx, s.id, 1);
     if (code === null) return;
     this.ctx.store.updateSession(s.id, this.logPatch(s, this.logBytes(s)));
@@ -113,12 +131,10 @@ export class Monitor {
   }
 
   private async doRefresh(): Promise<void> {
-    const started = performance.now();
     const { ctx } = this;
     const live = ctx.store.listSessions({ statuses: [...LIVE] });
     if (live.length === 0) {
       this.lastRefreshAt = Date.now();
-      this.lastRefreshMs = performance.now() - started;
       return;
     }
     const panesOut = await ctx.tmux.runIfServer(listPanesArgs());
@@ -129,13 +145,11 @@ export class Monitor {
     // real in-place update (a progress bar) from an identical redraw.
     const toCapture: string[] = [];
     const moved = new Set<string>();
-    const sizes = new Map<string, number>();
     for (const s of live) {
       const pane = panes.get(tmuxSessionName(s.id));
       if (!pane || pane.dead) continue;
       const rt = runtimeOf(ctx, s.id);
       const size = this.logBytes(s);
-      sizes.set(s.id, size);
       const place = `${pane.cursorX},${pane.cursorY},${pane.historySize}`;
       if (rt.screenHash === undefined) toCapture.push(pane.paneId); // the first look is a baseline
       else if (place !== rt.place) moved.add(s.id);
@@ -154,7 +168,7 @@ export class Monitor {
       for (const s of ctx.store.listSessions({ statuses: [...LIVE] })) {
         if (!seen.has(s.id)) continue;
         try {
-          this.decide(s, panes.get(tmuxSessionName(s.id)), captures, moved.has(s.id), sizes.get(s.id), now);
+          this.decide(s, panes.get(tmuxSessionName(s.id)), captures, moved.has(s.id), now);
         } catch (err) {
           // One session's problem must not stop the others from being refreshed.
           process.stderr.write(`[amuxd] refresh of ${s.id} failed: ${(err as Error).message}\n`);
@@ -162,7 +176,6 @@ export class Monitor {
       }
     });
     this.lastRefreshAt = Date.now();
-    this.lastRefreshMs = performance.now() - started;
   }
 
   private decide(
@@ -170,12 +183,11 @@ export class Monitor {
     pane: ReturnType<typeof parsePanes>[number] | undefined,
     captures: Map<string, string>,
     moved: boolean,
-    logBytes: number | undefined,
     now: number,
   ): void {
     const { ctx } = this;
+    if (isSessionLocked(s.id)) return; // a kill (or rm) decides this session itself
     const rt = runtimeOf(ctx, s.id);
-    if (rt.busy) return;
     const mainExit = s.hasCommand ? readExitStatus(ctx, s.id, 1) : null;
     let outputChanged = moved;
     const screen = pane ? captures.get(pane.paneId) : undefined;
@@ -200,7 +212,8 @@ export class Monitor {
       },
       { now, lastActivityAt, idleThresholdMs: ctx.settings.idleThresholdMs },
     );
-    const patch: Partial<SessionRecord> = logBytes === undefined ? {} : this.logPatch(s, logBytes);
+    // rt.logEnd was measured by this refresh for every pane it looked at.
+    const patch: Partial<SessionRecord> = pane && !pane.dead && rt.logEnd !== undefined ? this.logPatch(s, rt.logEnd) : {};
     if (outputChanged) patch.lastActivityAt = now;
     if (Object.keys(patch).length) ctx.store.updateSession(s.id, patch);
     applyDecision(ctx, { ...s, ...patch }, decision, now, true);

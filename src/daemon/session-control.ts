@@ -8,26 +8,13 @@ import { isTerminal } from '../core/types.js';
 import { AmuxError } from '../errors.js';
 import { sessionPaths } from '../paths.js';
 import { descendantsOf, isAlive, sessionMembers, signalAll } from '../process/process-table.js';
-import { killSessionArgs, paneTarget, sendKeysArgs, sendTextArgs } from '../tmux/commands.js';
+import { killSessionArgs, paneTarget, sendInputCalls } from '../tmux/commands.js';
 import { TmuxCommandError } from '../tmux/tmux.js';
-import { runtimeOf, type DaemonContext } from './context.js';
+import type { DaemonContext } from './context.js';
+import { withSessionLock } from './session-lock.js';
 import { readExitStatus } from './exit-files.js';
 import { logExtent, readLog } from './log-files.js';
 import { applyDecision } from './transitions.js';
-
-const locks = new Map<string, Promise<unknown>>();
-
-/** Runs `fn` after every earlier operation on the same session has finished. */
-export function withSessionLock<T>(id: string, fn: () => Promise<T>): Promise<T> {
-  const prev = locks.get(id) ?? Promise.resolve();
-  const next = prev.then(fn, fn);
-  const tail = next.catch(() => undefined);
-  locks.set(id, tail);
-  void tail.then(() => {
-    if (locks.get(id) === tail) locks.delete(id);
-  });
-  return next;
-}
 
 async function closeTmuxSession(ctx: DaemonContext, id: string): Promise<void> {
   try {
@@ -49,27 +36,21 @@ export function killSession(ctx: DaemonContext, id: string, signalName: string, 
     const s = ctx.store.getSession(id);
     if (!s) throw new AmuxError('session_not_found', `no such session: ${id}`);
     if (isTerminal(s.status)) return s;
-    const rt = runtimeOf(ctx, id);
-    rt.busy = true;
-    try {
-      // Every process of the session but the shell itself (closing the tmux session hangs it up).
-      const members = () => (s.pid ? [...new Set([...descendantsOf(s.pid), ...sessionMembers(s.pid)])].filter((p) => p !== s.pid) : []);
-      const pids = members();
-      signalAll(pids, signal);
-      const deadline = Date.now() + graceMs;
-      while (pids.some(isAlive) && Date.now() < deadline) await sleep(20);
-      const survivors = [...new Set([...pids, ...members()])].filter(isAlive);
-      await closeTmuxSession(ctx, id);
-      signalAll(survivors, 'SIGKILL');
-      const current = ctx.store.getSession(id)!;
-      if (isTerminal(current.status)) return current;
-      const exitCode = s.hasCommand ? readExitStatus(ctx, id, 1) : null;
-      // What ended it: the signal asked for, or SIGKILL when something outlived the grace.
-      const ended = survivors.length > 0 ? 'SIGKILL' : signal;
-      return applyDecision(ctx, current, { status: 'stopped', reason: `killed with ${ended}`, exitCode, signal: ended });
-    } finally {
-      rt.busy = false;
-    }
+    // Every process of the session but the shell itself (closing the tmux session hangs it up).
+    const members = () => (s.pid ? [...new Set([...descendantsOf(s.pid), ...sessionMembers(s.pid)])].filter((p) => p !== s.pid) : []);
+    const pids = members();
+    signalAll(pids, signal);
+    const deadline = Date.now() + graceMs;
+    while (pids.some(isAlive) && Date.now() < deadline) await sleep(20);
+    const survivors = [...new Set([...pids, ...members()])].filter(isAlive);
+    await closeTmuxSession(ctx, id);
+    signalAll(survivors, 'SIGKILL');
+    const current = ctx.store.getSession(id)!;
+    if (isTerminal(current.status)) return current;
+    const exitCode = s.hasCommand ? readExitStatus(ctx, id, 1) : null;
+    // What ended it: the signal asked for, or SIGKILL when something outlived the grace.
+    const ended = survivors.length > 0 ? 'SIGKILL' : signal;
+    return applyDecision(ctx, current, { status: 'stopped', reason: `killed with ${ended}`, exitCode, signal: ended });
   });
 }
 
@@ -109,23 +90,6 @@ export async function removeSession(ctx: DaemonContext, id: string, force: boole
   });
 }
 
-/** tmux's client-to-server message limit is 16 KiB; literal text goes in pieces well below it. */
-const SEND_CHUNK = 4000;
-
-export function chunkText(text: string, max = SEND_CHUNK): string[] {
-  const out: string[] = [];
-  let cur = '';
-  for (const ch of text) {
-    if (cur.length + ch.length > max) {
-      out.push(cur);
-      cur = '';
-    }
-    cur += ch;
-  }
-  if (cur) out.push(cur);
-  return out;
-}
-
 export interface SendInput {
   text?: string;
   keys?: string[];
@@ -140,17 +104,17 @@ export async function sendInput(ctx: DaemonContext, id: string, input: SendInput
     throw new AmuxError('invalid_state', `session ${id} is ${s.status}; input can only be sent to a running session`);
   }
   const enter = input.enter !== false;
-  try {
-    if (input.keys) {
-      if (!Array.isArray(input.keys) || input.keys.length === 0 || input.keys.some((k) => typeof k !== 'string' || !/^[!-~]{1,32}$/.test(k))) {
-        throw new AmuxError('invalid_argument', 'keys must be tmux key names such as C-c, Enter, Up, F1');
-      }
-      await ctx.tmux.run(sendKeysArgs(paneTarget(id), input.keys));
-    } else {
-      if (typeof input.text !== 'string') throw new AmuxError('invalid_argument', 'text must be a string');
-      for (const piece of chunkText(input.text)) await ctx.tmux.run(sendTextArgs(paneTarget(id), piece));
+  if (input.keys) {
+    if (!Array.isArray(input.keys) || input.keys.length === 0 || input.keys.some((k) => typeof k !== 'string' || !/^[!-~]{1,32}$/.test(k))) {
+      throw new AmuxError('invalid_argument', 'keys must be tmux key names such as C-c, Enter, Up, F1');
     }
-    if (enter) await ctx.tmux.run(sendKeysArgs(paneTarget(id), ['Enter']));
+  } else if (typeof input.text !== 'string') {
+    throw new AmuxError('invalid_argument', 'text must be a string');
+  }
+  try {
+    for (const call of sendInputCalls(paneTarget(id), input.keys ? { keys: input.keys } : { text: input.text! }, enter)) {
+      await ctx.tmux.run(call);
+    }
   } catch (err) {
     if (err instanceof TmuxCommandError && /unknown key|not found/i.test(err.stderr)) {
       throw new AmuxError('invalid_argument', `tmux rejected the keys: ${err.stderr}; use names such as C-c, Enter, Up, F1`);

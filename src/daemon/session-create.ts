@@ -10,10 +10,9 @@ import { sessionPaths } from '../paths.js';
 import { buildEnvFile, buildRcfile } from '../shell/rcfile.js';
 import { newSessionArgs } from '../tmux/commands.js';
 import type { DaemonContext } from './context.js';
-import { runtimeOf } from './context.js';
 import { chunkBytesFor, chunksToKeep, LOG_PREFIX } from './log-files.js';
 import { applyDecision } from './transitions.js';
-import { withSessionLock } from './session-control.js';
+import { withSessionLock } from './session-lock.js';
 import { readExitStatus } from './exit-files.js';
 import { finished } from '../core/status-rules.js';
 
@@ -86,7 +85,6 @@ export async function createSession(ctx: DaemonContext, req: CreateSessionReques
     rmSync(sp.dir, { recursive: true, force: true });
     throw toAmuxError(err);
   }
-  runtimeOf(ctx, id);
   // Under the session lock: a kill or rm arriving meanwhile waits for the tmux session to exist.
   return withSessionLock(id, () => startSession(ctx, record, command, chunkBytes));
 }
@@ -103,9 +101,9 @@ async function startSession(
     }));
     const [paneId, pid] = out.trim().split('\t');
     const started = Date.now();
-    ctx.store.updateSession(id, { paneId: paneId ?? null, pid: Number(pid) || null, startedAt: started, lastActivityAt: started });
-    const working = applyDecision(ctx, { ...record, paneId: paneId ?? null, pid: Number(pid) || null, startedAt: started, lastActivityAt: started },
-      { status: 'working', reason: 'started' }, started);
+    const patch = { paneId: paneId ?? null, pid: Number(pid) || null, startedAt: started, lastActivityAt: started };
+    ctx.store.updateSession(id, patch);
+    const working = applyDecision(ctx, { ...record, ...patch }, { status: 'working', reason: 'started' }, started);
     // A very short command can finish before the row left `pending`, when the exit watcher ignored it.
     const code = command ? readExitStatus(ctx, id, 1) : null;
     return code === null ? working : applyDecision(ctx, working, finished(code));

@@ -39,14 +39,12 @@ __amux_nonce=${q(spec.nonce)}
 __amux_exits=${q(spec.exitsDir)}
 __amux_jobs=${q(spec.jobsDir)}
 __amux_running=
-__amux_suspended=
 __amux_stopped_before=
 __amux_next=${spec.firstJob ?? ''}
 __amux_finish() {
   printf '%s\\n' "$2" > "$__amux_exits/$__amux_sid.$1"
   printf '\\033]5150;amux;%s;e;%s;%s\\007' "$__amux_nonce" "$1" "$2"
   __amux_running=
-  __amux_suspended=
 }
 # The running job returned (or its command list was aborted) with status $1. If it left a stopped
 # job that was not there when it started (Ctrl-Z; bash then goes on with the rest of the list),
@@ -54,10 +52,7 @@ __amux_finish() {
 __amux_done() {
   local stopped
   stopped=$(jobs -ps)
-  if [[ -n $stopped && $stopped != "$__amux_stopped_before" ]]; then
-    __amux_suspended=1
-    return
-  fi
+  if [[ -n $stopped && $stopped != "$__amux_stopped_before" ]]; then return; fi
   __amux_finish "$__amux_running" "$1"
 }
 __amux_pre() {

@@ -106,6 +106,38 @@ export function sendKeysArgs(target: string, keys: readonly string[]): string[] 
   return ['send-keys', '-t', target, '--', ...keys.map(tmuxLiteral)];
 }
 
+/** tmux's client-to-server message limit is 16 KiB; literal text goes in pieces well below it. */
+const SEND_CHUNK = 4000;
+
+/** Splits text into pieces of at most `max` UTF-16 units, never inside a character. */
+export function chunkText(text: string, max = SEND_CHUNK): string[] {
+  const out: string[] = [];
+  let cur = '';
+  for (const ch of text) {
+    if (cur.length + ch.length > max) {
+      out.push(cur);
+      cur = '';
+    }
+    cur += ch;
+  }
+  if (cur) out.push(cur);
+  return out;
+}
+
+/**
+ * The tmux calls that type `input` (literal text, or key names) and then Enter: one call per text
+ * piece, with the keys or the Enter chained onto the last one, so short input costs one process.
+ */
+export function sendInputCalls(target: string, input: { text: string } | { keys: readonly string[] }, enter: boolean): string[][] {
+  const calls = 'keys' in input ? [sendKeysArgs(target, input.keys)] : chunkText(input.text).map((p) => sendTextArgs(target, p));
+  if (enter) {
+    const last = calls.at(-1);
+    if (last) last.push(';', ...sendKeysArgs(target, ['Enter']));
+    else calls.push(sendKeysArgs(target, ['Enter']));
+  }
+  return calls;
+}
+
 export function capturePaneArgs(target: string, withEscapes: boolean): string[] {
   return ['capture-pane', '-p', ...(withEscapes ? ['-e'] : []), '-t', target];
 }

@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import {
-  PANE_FORMAT, attachArgs, capturePaneArgs, captureScript, exactSession, formatLiteral, killSessionArgs,
+  PANE_FORMAT, attachArgs, capturePaneArgs, captureScript, chunkText, sendInputCalls, exactSession, formatLiteral, killSessionArgs,
   listPanesArgs, newSessionArgs, parseCaptures, parsePanes, sendKeysArgs, sendTextArgs, tmuxLiteral, tmuxSessionName,
 } from '../../src/tmux/commands.js';
 
@@ -221,5 +221,33 @@ describe('parseCaptures', () => {
 
   test('no separator → nothing', () => {
     assert.equal(parseCaptures('just text\n', SEP).size, 0);
+  });
+});
+
+describe('sendInputCalls', () => {
+  test('short text and Enter are one tmux call', () => {
+    assert.deepEqual(sendInputCalls('=amux-x:', { text: 'ls -la' }, true), [
+      ['send-keys', '-t', '=amux-x:', '-l', '--', 'ls -la', ';', 'send-keys', '-t', '=amux-x:', '--', 'Enter'],
+    ]);
+  });
+
+  test('keys without Enter; Enter alone for empty text', () => {
+    assert.deepEqual(sendInputCalls('T', { keys: ['C-c'] }, false), [['send-keys', '-t', 'T', '--', 'C-c']]);
+    assert.deepEqual(sendInputCalls('T', { text: '' }, true), [['send-keys', '-t', 'T', '--', 'Enter']]);
+  });
+
+  test('long text goes in pieces below tmux message size, Enter on the last; nothing is lost', () => {
+    const text = `${'é'.repeat(5000)}ü${'x'.repeat(3000)};`;
+    const calls = sendInputCalls('T', { text }, true);
+    assert.equal(calls.length, 3);
+    for (const c of calls) assert.ok(c.join('').length < 16 * 1024);
+    assert.deepEqual(calls.at(-1)!.slice(-6), [';', 'send-keys', '-t', 'T', '--', 'Enter']);
+    const typed = calls.map((c) => tmuxUnescape(c[5]!)).join('');
+    assert.equal(typed, text);
+  });
+
+  test('chunkText never splits a character', () => {
+    const pieces = chunkText('a😀b😀', 2);
+    assert.deepEqual(pieces, ['a', '😀', 'b', '😀']);
   });
 });
