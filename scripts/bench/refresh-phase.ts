@@ -5,6 +5,7 @@ import { syncBuiltinESMExports } from 'node:module';
 import { basename, join } from 'node:path';
 import { resolveSettings } from '../../src/core/settings.js';
 import type { DaemonContext } from '../../src/daemon/context.js';
+import { Jobs } from '../../src/daemon/jobs.js';
 import { Monitor } from '../../src/daemon/monitor.js';
 import { createSession } from '../../src/daemon/session-create.js';
 import { amuxPaths } from '../../src/paths.js';
@@ -68,7 +69,7 @@ export class RefreshBench {
 
   constructor(private readonly home: BenchHome) {
     this.ctx = buildContext(home.dir);
-    this.monitor = new Monitor(this.ctx);
+    this.monitor = new Monitor(this.ctx, new Jobs(this.ctx));
   }
 
   /** Creates sessions through createSession until `target` exist, `concurrency` at a time. */

@@ -31,6 +31,15 @@ export interface JobRecord {
   pid: number | null;
   startedAt: number;
   endedAt: number | null;
+  /** Runs on the terminal (its output is in the session log); otherwise stdout and stderr are captured. */
+  tty: boolean;
+  timeoutMs: number | null;
+  error: string | null;
+  /** Total bytes each captured stream received (null for tty jobs). */
+  stdoutBytes: number | null;
+  stderrBytes: number | null;
+  stdoutTruncated: boolean;
+  stderrTruncated: boolean;
 }
 
 export interface EventRecord {

@@ -52,8 +52,10 @@ export interface EventView {
 
 /** The answer of `POST /v1/wait`: one entry per requested session, in request order. */
 export interface WaitResult {
+  /** The session id, or the job id when a job was waited for. */
   id: string;
-  status: SessionStatus;
+  /** A session status, or a job status (`running|completed|failed|killed`). */
+  status: SessionStatus | 'running' | 'killed';
   exitCode: number | null;
   signal: string | null;
 }

@@ -20,9 +20,12 @@ export function readExitStatus(ctx: DaemonContext, id: string, seq: number): num
   }
 }
 
-/** Splits an exit-file name: `<sessionId>.<seq>` (a job ended) or `<sessionId>.shell` (the shell exited; seq 0). */
-export function parseExitFileName(name: string): { id: string; seq: number } | null {
-  const m = /^([0-9a-f]{8})\.(\d+|shell)$/.exec(name);
-  if (!m) return null;
-  return { id: m[1]!, seq: m[2] === 'shell' ? 0 : Number(m[2]) };
+/**
+ * Splits a name in `exits/`: `<sessionId>.<seq>` (job seq ended), `<sessionId>.<seq>.start` (it
+ * started; `start` is true) or `<sessionId>.shell` (the shell exited; seq 0).
+ */
+export function parseExitFileName(name: string): { id: string; seq: number; start: boolean } | null {
+  const m = /^([0-9a-f]{8})\.(\d+|shell)(\.start)?$/.exec(name);
+  if (!m || (m[2] === 'shell' && m[3])) return null;
+  return { id: m[1]!, seq: m[2] === 'shell' ? 0 : Number(m[2]), start: m[3] !== undefined };
 }

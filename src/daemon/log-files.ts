@@ -9,6 +9,15 @@ import { join } from 'node:path';
  */
 export const LOG_PREFIX = 'log.';
 
+/**
+ * Captured job streams (SPEC §3): the newest 1 MiB of each is kept. Chunks of 256 KiB, of which
+ * the shell's pipeline keeps the newest 5, so at least 1 MiB is always on disk; readers serve
+ * the last 1 MiB of it.
+ */
+export const JOB_STREAM_CAP = 1024 * 1024;
+export const JOB_STREAM_CHUNK = 256 * 1024;
+export const JOB_STREAM_KEEP = 5;
+
 /** Chunk size for a cap: an eighth of it, between 4 KiB and 1 MiB. */
 export function chunkBytesFor(capBytes: number): number {
   return Math.min(1024 * 1024, Math.max(4096, Math.floor(capBytes / 8)));
@@ -29,11 +38,11 @@ export interface LogExtent {
   indices: number[];
 }
 
-function chunkName(index: number): string {
-  return `${LOG_PREFIX}${String(index).padStart(6, '0')}`;
+function chunkName(index: number, prefix: string): string {
+  return `${prefix}${String(index).padStart(6, '0')}`;
 }
 
-function listChunks(logDir: string): number[] {
+function listChunks(logDir: string, prefix: string): number[] {
   let names: string[];
   try {
     names = readdirSync(logDir);
@@ -41,8 +50,8 @@ function listChunks(logDir: string): number[] {
     return [];
   }
   return names
-    .filter((n) => n.startsWith(LOG_PREFIX) && /^\d+$/.test(n.slice(LOG_PREFIX.length)))
-    .map((n) => Number(n.slice(LOG_PREFIX.length)))
+    .filter((n) => n.startsWith(prefix) && /^\d+$/.test(n.slice(prefix.length)))
+    .map((n) => Number(n.slice(prefix.length)))
     .sort((a, b) => a - b);
 }
 
@@ -54,11 +63,15 @@ function sizeOf(path: string): number {
   }
 }
 
-export function logExtent(logDir: string, chunkBytes: number): LogExtent {
-  const indices = listChunks(logDir);
+/**
+ * What is on disk of a chunked stream: a session log (prefix `log.`) or a captured job stream
+ * (`out.`, `err.`, written the same way by the session's shell).
+ */
+export function logExtent(logDir: string, chunkBytes: number, prefix = LOG_PREFIX): LogExtent {
+  const indices = listChunks(logDir, prefix);
   if (indices.length === 0) return { first: 0, end: 0, truncated: false, indices };
   const last = indices[indices.length - 1]!;
-  const lastSize = Math.max(0, sizeOf(join(logDir, chunkName(last))));
+  const lastSize = Math.max(0, sizeOf(join(logDir, chunkName(last, prefix))));
   return { first: indices[0]! * chunkBytes, end: last * chunkBytes + lastSize, truncated: indices[0]! > 0, indices };
 }
 
@@ -68,17 +81,17 @@ export function logExtent(logDir: string, chunkBytes: number): LogExtent {
  */
 export function logSize(logDir: string, chunkBytes: number, hint: number | undefined): { index: number; end: number } {
   let index = hint ?? 0;
-  if (hint === undefined || sizeOf(join(logDir, chunkName(index))) < 0) {
+  if (hint === undefined || sizeOf(join(logDir, chunkName(index, LOG_PREFIX))) < 0) {
     // No hint yet (a new daemon), or the hinted chunk was dropped: one listing finds the newest.
-    const { indices } = logExtent(logDir, chunkBytes);
+    const { indices } = logExtent(logDir, chunkBytes, LOG_PREFIX);
     if (indices.length === 0) return { index: 0, end: 0 };
     index = indices[indices.length - 1]!;
   }
   for (;;) {
-    const size = sizeOf(join(logDir, chunkName(index)));
+    const size = sizeOf(join(logDir, chunkName(index, LOG_PREFIX)));
     if (size < 0) return { index, end: index * chunkBytes };
     if (size < chunkBytes) return { index, end: index * chunkBytes + size };
-    if (sizeOf(join(logDir, chunkName(index + 1))) < 0) return { index, end: (index + 1) * chunkBytes };
+    if (sizeOf(join(logDir, chunkName(index + 1, LOG_PREFIX))) < 0) return { index, end: (index + 1) * chunkBytes };
     index++;
   }
 }
@@ -93,8 +106,8 @@ export interface LogRead {
 }
 
 /** Reads up to `limit` bytes from absolute `offset` (clamped to what is still on disk). */
-export function readLog(logDir: string, chunkBytes: number, offset: number, limit: number): LogRead {
-  const extent = logExtent(logDir, chunkBytes);
+export function readLog(logDir: string, chunkBytes: number, offset: number, limit: number, prefix = LOG_PREFIX): LogRead {
+  const extent = logExtent(logDir, chunkBytes, prefix);
   const start = Math.min(Math.max(offset, extent.first), extent.end);
   const stop = Math.min(extent.end, start + Math.max(0, limit));
   const parts: Buffer[] = [];
@@ -106,7 +119,7 @@ export function readLog(logDir: string, chunkBytes: number, offset: number, limi
     const buf = Buffer.alloc(want);
     let got = 0;
     try {
-      const fd = openSync(join(logDir, chunkName(index)), 'r');
+      const fd = openSync(join(logDir, chunkName(index, prefix)), 'r');
       try {
         got = readSync(fd, buf, 0, want, within);
       } finally {

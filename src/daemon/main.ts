@@ -11,6 +11,7 @@ import { checkTmuxVersion, Tmux } from '../tmux/tmux.js';
 import type { DaemonContext } from './context.js';
 import { acquireDaemonLock } from './lock.js';
 import { Monitor } from './monitor.js';
+import { Jobs } from './jobs.js';
 import { buildRouter } from './routes.js';
 import { applyDecision } from './transitions.js';
 import { killSessionArgs } from '../tmux/commands.js';
@@ -77,9 +78,11 @@ export async function runDaemon(): Promise<void> {
       paths, settings, store, tmux: new Tmux(paths.tmuxSocket), bash: findBash(),
       startedAt: Date.now(), runtime: new Map(), bus,
     };
-    const monitor = new Monitor(ctx);
+    const jobs = new Jobs(ctx);
+    const monitor = new Monitor(ctx, jobs);
     await reconcilePending(ctx);
     await monitor.refresh();
+    jobs.reconcile();
     monitor.start();
 
     let stopping = false;
@@ -89,6 +92,7 @@ export async function runDaemon(): Promise<void> {
       stopping = true;
       log('stopping (sessions keep running)');
       monitor.stop();
+      jobs.stop();
       server.close(() => {
         store.db.close();
         rmSync(paths.socket, { force: true });
@@ -99,7 +103,7 @@ export async function runDaemon(): Promise<void> {
       server.closeIdleConnections();
       setTimeout(() => server.closeAllConnections(), 3000).unref();
     };
-    const router = buildRouter(ctx, monitor, stop);
+    const router = buildRouter(ctx, monitor, jobs, stop);
     server.on('request', (req, res) => void router.handle(req, res));
     rmSync(paths.socket, { force: true });
     await new Promise<void>((resolve, reject) => {

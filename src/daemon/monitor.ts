@@ -12,6 +12,7 @@ import { applyDecision } from './transitions.js';
 import { isSessionLocked } from './session-lock.js';
 import { removeSession } from './session-control.js';
 import { isTerminal } from '../core/types.js';
+import type { Jobs } from './jobs.js';
 
 const LIVE = ['working', 'idle', 'paused'] as const;
 
@@ -27,7 +28,7 @@ export class Monitor {
   private timer: NodeJS.Timeout | null = null;
   private watcher: FSWatcher | null = null;
 
-  constructor(private readonly ctx: DaemonContext) {}
+  constructor(private readonly ctx: DaemonContext, private readonly jobs: Jobs) {}
 
   start(): void {
     this.ctx.bus.on('change', (id: string) => this.onChange(id));
@@ -87,14 +88,21 @@ export class Monitor {
   private onExitFile(name: string): void {
     const ref = parseExitFileName(name);
     if (!ref) return;
+    if (ref.start) {
+      this.jobs.onStartFile(ref.id, ref.seq);
+      return;
+    }
     if (ref.seq === 0) {
       // The shell itself exited: a refresh sees the dead pane now rather than at the next tick.
       void this.refresh().catch(() => undefined);
       return;
     }
-    if (ref.seq !== 1) return;
     const s = this.ctx.store.getSession(ref.id);
-    if (!s || !s.hasCommand || !LIVE.includes(s.status as (typeof LIVE)[number])) return;
+    if (s && (ref.seq !== 1 || !s.hasCommand)) {
+      this.jobs.onExitFile(ref.id, ref.seq);
+      return;
+    }
+    if (!s || !LIVE.includes(s.status as (typeof LIVE)[number])) return;
     if (isSessionLocked(s.id)) return;
     const code = readExitStatus(this.ctx, s.id, 1);
     if (code === null) return;
@@ -132,6 +140,7 @@ export class Monitor {
 
   private async doRefresh(): Promise<void> {
     const { ctx } = this;
+    this.jobs.sweep();
     const live = ctx.store.listSessions({ statuses: [...LIVE] });
     if (live.length === 0) {
       this.lastRefreshAt = Date.now();
@@ -206,7 +215,7 @@ export class Monitor {
         paneDead: pane?.dead ?? false,
         paneDeadStatus: pane?.deadStatus ?? null,
         mainExit,
-        jobRunning: s.hasCommand && mainExit === null,
+        jobRunning: (s.hasCommand && mainExit === null) || this.jobs.foregroundRunning(s.id),
         children: pane && !pane.dead ? childCount(pane.panePid) : 0,
         outputChanged,
       },

@@ -1,5 +1,5 @@
 import { isSessionStatus, type CreateSessionRequest, type SessionStatus } from '../core/types.js';
-import { SESSION_ID, parseJobId, resolveRef } from '../core/ids.js';
+import { SESSION_ID, jobId, parseJobId, resolveRef } from '../core/ids.js';
 import { parseDuration } from '../core/duration.js';
 import type { SessionRecord } from '../core/records.js';
 import { AmuxError } from '../errors.js';
@@ -12,20 +12,23 @@ import { streamLogs } from './log-stream.js';
 import { createSession } from './session-create.js';
 import { killSession, removeSession, sendInput } from './session-control.js';
 import { eventView, jobView, sessionView } from './views.js';
-import { waitForSessions } from './waiters.js';
+import { waitForSessions, type WaitTarget } from './waiters.js';
+import type { ExecRequest, Jobs, JobStream } from './jobs.js';
 
 const DEFAULT_GRACE_MS = 5000;
 
 /**
- * Resolves a job reference for the commands that take one (wait, kill): `job-<id>-1` is the main
- * command of a command session. Other jobs come with `amux exec` (not built yet).
+ * What a reference names for the commands that take sessions and jobs (wait, kill): job 1 of a
+ * command session is its main command, so it stands for the session; other job ids name a job.
  */
-export function resolveSessionOrJob(ctx: DaemonContext, ref: string, includeRemoved = false): SessionRecord {
+export function resolveTarget(ctx: DaemonContext, ref: string): WaitTarget {
   const job = parseJobId(ref);
-  if (!job) return resolveSession(ctx, ref, includeRemoved);
-  const s = resolveSession(ctx, job.sessionId, includeRemoved);
-  if (job.seq !== 1 || !s.hasCommand) throw new AmuxError('job_not_found', `no such job: ${ref} (see 'amux inspect ${s.id}')`);
-  return s;
+  if (!job) return { kind: 'session', id: resolveSession(ctx, ref, true).id };
+  const s = resolveSession(ctx, job.sessionId, true);
+  const j = ctx.store.getJob(jobId(s.id, job.seq));
+  if (!j) throw new AmuxError('job_not_found', `no such job: ${ref} (see 'amux jobs ${s.id}')`);
+  if (job.seq === 1 && s.hasCommand) return { kind: 'session', id: s.id };
+  return { kind: 'job', id: j.id, sessionId: s.id };
 }
 
 /** Resolves a reference (id, name, unique prefix); a full id also finds removed sessions. */
@@ -64,7 +67,7 @@ function statusFilter(q: URLSearchParams): SessionStatus[] | undefined {
 }
 
 /** The versioned HTTP API (README "API"). */
-export function buildRouter(ctx: DaemonContext, monitor: Monitor, stop: () => void): Router {
+export function buildRouter(ctx: DaemonContext, monitor: Monitor, jobs: Jobs, stop: () => void): Router {
   const r = new Router();
   const body = async (q: Request) => (await q.body()) as Record<string, unknown>;
 
@@ -105,10 +108,67 @@ export function buildRouter(ctx: DaemonContext, monitor: Monitor, stop: () => vo
   });
 
   r.on('POST', '/v1/sessions/:ref/kill', async (q) => {
-    const s = resolveSessionOrJob(ctx, q.params.ref!, true);
+    const t = resolveTarget(ctx, q.params.ref!);
     const b = await body(q);
     const grace = durationField(b.graceMs, 'grace', DEFAULT_GRACE_MS);
-    return sessionView(await killSession(ctx, s.id, String(b.signal ?? 'TERM'), grace));
+    if (t.kind === 'job') return jobView(await jobs.kill(jobs.get(t.id), String(b.signal ?? 'TERM'), grace));
+    return sessionView(await killSession(ctx, t.id, String(b.signal ?? 'TERM'), grace));
+  });
+
+  r.on('POST', '/v1/sessions/:ref/jobs', async (q) => {
+    const s = resolveSession(ctx, q.params.ref!);
+    const b = (await body(q)) as ExecRequest & { timeout?: unknown };
+    const req: ExecRequest = { ...b, timeoutMs: b.timeoutMs ?? (b.timeout == null ? undefined : durationField(b.timeout, 'timeout', 0)) };
+    const abort = new AbortController();
+    q.res.on('close', () => abort.abort());
+    const j = await jobs.exec(s.id, req, abort.signal);
+    if (q.query.get('stream') === '1' && !j.tty) return jobs.streamFrames(j, q.res, !j.background);
+    q.res.statusCode = 201;
+    return jobView(j);
+  });
+
+  r.on('GET', '/v1/sessions/:ref/jobs', async (q) => {
+    const s = resolveSession(ctx, q.params.ref!, true);
+    const status = q.query.get('status');
+    const statuses = status ? status.split(',').map((x) => x.trim()).filter(Boolean) : undefined;
+    for (const st of statuses ?? []) {
+      if (!['running', 'completed', 'failed', 'killed'].includes(st)) throw new AmuxError('invalid_argument', `unknown job status '${st}': use running, completed, failed, killed`);
+    }
+    const bg = q.query.get('background');
+    const limit = q.query.get('limit');
+    const now = Date.now();
+    return ctx.store.listJobs(s.id, {
+      statuses, background: bg === null ? undefined : bg === '1', limit: limit === null ? undefined : intParam(q.query, 'limit', 0),
+    }).map((j) => jobView(j, now));
+  });
+
+  r.on('GET', '/v1/jobs/:id', async (q) => jobView(jobs.get(q.params.id!)));
+
+  r.on('POST', '/v1/jobs/:id/kill', async (q) => {
+    const t = resolveTarget(ctx, q.params.id!);
+    const b = await body(q);
+    const grace = durationField(b.graceMs, 'grace', DEFAULT_GRACE_MS);
+    if (t.kind === 'session') await killSession(ctx, t.id, String(b.signal ?? 'TERM'), grace);
+    else await jobs.kill(jobs.get(t.id), String(b.signal ?? 'TERM'), grace);
+    return jobView(jobs.get(q.params.id!));
+  });
+
+  r.on('GET', '/v1/jobs/:id/output', async (q) => {
+    const j = jobs.get(q.params.id!);
+    if (j.tty) {
+      throw new AmuxError('invalid_state', `job ${j.id} ran on the terminal, so its output is in the session log: GET /v1/sessions/${j.sessionId}/logs?job=${j.seq}`);
+    }
+    const stream = q.query.get('stream');
+    if (stream !== null && stream !== 'stdout' && stream !== 'stderr') throw new AmuxError('invalid_argument', `stream must be stdout or stderr, got '${stream}'`);
+    const follow = q.query.get('follow') === '1';
+    if (stream === null || follow) return jobs.streamFrames(j, q.res, follow, stream ? [stream] : undefined);
+    const r = jobs.readStream(j, stream as JobStream, intParam(q.query, 'sinceOffset', 0), intParam(q.query, 'limit', Number.MAX_SAFE_INTEGER));
+    q.res.writeHead(200, {
+      'content-type': 'application/octet-stream', 'content-length': String(r.data.length), 'x-amux-offset': String(r.offset),
+      'x-amux-next-offset': String(r.nextOffset), 'x-amux-total': String(r.total), 'x-amux-truncated': String(r.truncated),
+    });
+    q.res.end(r.data);
+    return undefined;
   });
 
   r.on('POST', '/v1/sessions/:ref/input', async (q) => {
@@ -121,7 +181,11 @@ export function buildRouter(ctx: DaemonContext, monitor: Monitor, stop: () => vo
     const s = resolveSession(ctx, q.params.ref!, true);
     if (s.removedAt) throw new AmuxError('invalid_state', `session ${s.id} was removed; its last output is kept in 'amux inspect ${s.id}'`);
     const job = q.query.get('job');
-    if (job !== null && (job !== '1' || !s.hasCommand)) throw new AmuxError('job_not_found', `no such job: job-${s.id}-${job}`);
+    if (job !== null) {
+      const j = /^[1-9]\d{0,8}$/.test(job) ? ctx.store.getJob(jobId(s.id, Number(job))) : null;
+      if (!j) throw new AmuxError('job_not_found', `no such job: job-${s.id}-${job}`);
+      if (!j.tty) throw new AmuxError('invalid_state', `job ${j.id} captured its stdout and stderr: GET /v1/jobs/${j.id}/output`);
+    }
     await streamLogs(ctx, s, {
       sinceOffset: intParam(q.query, 'sinceOffset', 0),
       limit: intParam(q.query, 'limit', Number.MAX_SAFE_INTEGER),
@@ -145,12 +209,12 @@ export function buildRouter(ctx: DaemonContext, monitor: Monitor, stop: () => vo
     if (!Array.isArray(b.ids) || b.ids.length === 0 || b.ids.some((x) => typeof x !== 'string')) {
       throw new AmuxError('invalid_argument', 'ids must be a non-empty array of session references');
     }
-    const ids = (b.ids as string[]).map((ref) => resolveSessionOrJob(ctx, ref, true).id);
+    const targets = (b.ids as string[]).map((ref) => resolveTarget(ctx, ref));
     const timeout = b.timeoutMs == null ? null : durationField(b.timeoutMs, 'timeout', 0);
     const abort = new AbortController();
     q.res.on('close', () => abort.abort());
     await monitor.ensureFresh();
-    return waitForSessions(ctx, ids, timeout, abort.signal);
+    return waitForSessions(ctx, targets, timeout, abort.signal);
   });
 
   r.on('POST', '/v1/daemon/stop', async () => {

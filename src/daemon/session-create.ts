@@ -8,9 +8,9 @@ import type { CreateSessionRequest } from '../core/types.js';
 import { AmuxError, toAmuxError } from '../errors.js';
 import { sessionPaths } from '../paths.js';
 import { buildEnvFile, buildRcfile } from '../shell/rcfile.js';
-import { newSessionArgs } from '../tmux/commands.js';
+import { chunkFilter, newSessionArgs } from '../tmux/commands.js';
 import type { DaemonContext } from './context.js';
-import { chunkBytesFor, chunksToKeep, LOG_PREFIX } from './log-files.js';
+import { chunkBytesFor, chunksToKeep, JOB_STREAM_CHUNK, JOB_STREAM_KEEP, LOG_PREFIX } from './log-files.js';
 import { applyDecision } from './transitions.js';
 import { withSessionLock } from './session-lock.js';
 import { readExitStatus } from './exit-files.js';
@@ -70,6 +70,7 @@ export async function createSession(ctx: DaemonContext, req: CreateSessionReques
     writeFileSync(sp.rcfile, buildRcfile({
       sessionId: id, nonce: record.nonce, envFile: sp.envFile, cwd: req.cwd, umask, jobsDir: sp.jobsDir,
       exitsDir: ctx.paths.exitsDir, firstJob: command ? 1 : null,
+      streamChunkBytes: JOB_STREAM_CHUNK, streamFilter: chunkFilter(JOB_STREAM_KEEP),
     }), { mode: 0o600 });
     ctx.store.tx(() => {
       ctx.store.insertSession(record);
@@ -77,8 +78,10 @@ export async function createSession(ctx: DaemonContext, req: CreateSessionReques
       if (command) {
         ctx.store.insertJob({
           id: jobId(id, 1), sessionId: id, seq: 1, command: command.display, background: false, status: 'running',
-          exitCode: null, signal: null, pid: null, startedAt: now, endedAt: null,
+          exitCode: null, signal: null, pid: null, startedAt: now, endedAt: null, tty: true, timeoutMs: null,
+          error: null, stdoutBytes: null, stderrBytes: null, stdoutTruncated: false, stderrTruncated: false,
         });
+        ctx.store.addEvent({ sessionId: id, jobId: jobId(id, 1), type: 'job_started', data: { seq: 1, command: command.display, background: false, tty: true }, createdAt: now });
       }
     });
   } catch (err) {

@@ -34,6 +34,7 @@ export function applyDecision(ctx: DaemonContext, seen: SessionRecord, d: Decisi
     if (isTerminal(d.status) && s.hasCommand) {
       const job = d.status === 'completed' ? 'completed' : d.status === 'failed' ? 'failed' : 'killed';
       ctx.store.updateJob(jobId(s.id, 1), { status: job, exitCode: patch.exitCode ?? null, signal: patch.signal ?? null, endedAt: now });
+      ctx.store.addEvent({ sessionId: s.id, jobId: jobId(s.id, 1), type: 'job_finished', data: { status: job, exitCode: patch.exitCode ?? null }, createdAt: now });
     }
   });
   const next = { ...s, ...patch };

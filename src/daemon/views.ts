@@ -42,12 +42,17 @@ export function jobView(j: JobRecord, now = Date.now()) {
     startedAt: iso(j.startedAt),
     endedAt: iso(j.endedAt),
     durationMs: (j.endedAt ?? now) - j.startedAt,
-    stdoutBytes: null,
-    stderrBytes: null,
-    stdoutTruncated: false,
-    stderrTruncated: false,
+    tty: j.tty,
+    timeoutMs: j.timeoutMs,
+    error: j.error,
+    stdoutBytes: j.stdoutBytes,
+    stderrBytes: j.stderrBytes,
+    stdoutTruncated: j.stdoutTruncated,
+    stderrTruncated: j.stderrTruncated,
   };
 }
+
+export type JobView = ReturnType<typeof jobView>;
 
 export function eventView(e: EventRecord): EventView {
   return { id: e.id, sessionId: e.sessionId, jobId: e.jobId, type: e.type, data: e.data, createdAt: iso(e.createdAt)! };

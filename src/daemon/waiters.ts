@@ -1,33 +1,43 @@
-import type { SessionRecord } from '../core/records.js';
+import type { JobRecord, SessionRecord } from '../core/records.js';
 import { isTerminal, type WaitResult } from '../core/types.js';
 import type { DaemonContext } from './context.js';
 
-function result(s: SessionRecord): WaitResult {
-  return { id: s.id, status: s.status, exitCode: s.exitCode, signal: s.signal };
+/** What `POST /v1/wait` waits for: a session, or one job (job 1 of a command session is the session). */
+export type WaitTarget = { kind: 'session'; id: string } | { kind: 'job'; id: string; sessionId: string };
+
+function result(ctx: DaemonContext, t: WaitTarget): { r: WaitResult; done: boolean } {
+  if (t.kind === 'job') {
+    const j = ctx.store.getJob(t.id) as JobRecord;
+    return { r: { id: j.id, status: j.status, exitCode: j.exitCode, signal: j.signal }, done: j.status !== 'running' };
+  }
+  const s = ctx.store.getSession(t.id) as SessionRecord;
+  return { r: { id: s.id, status: s.status, exitCode: s.exitCode, signal: s.signal }, done: isTerminal(s.status) };
 }
 
 /**
- * Resolves when every session is terminal, or when `timeoutMs` runs out (then `timedOut`).
- * Event-driven: it wakes on the daemon's `change` events, never polls.
+ * Resolves when every target has ended, or when `timeoutMs` runs out (then `timedOut`).
+ * Event-driven: it wakes on the daemon's `change` events (jobs emit them for their session), never polls.
  */
 export function waitForSessions(
   ctx: DaemonContext,
-  ids: readonly string[],
+  targets: readonly WaitTarget[],
   timeoutMs: number | null,
   signal?: AbortSignal,
 ): Promise<{ results: WaitResult[]; timedOut: boolean }> {
-  const snapshot = () => ids.map((id) => ctx.store.getSession(id)!);
+  const sessions = new Set(targets.map((t) => (t.kind === 'job' ? t.sessionId : t.id)));
+  const snapshot = () => targets.map((t) => result(ctx, t));
+  const answer = (timedOut: boolean) => ({ results: snapshot().map((x) => x.r), timedOut });
   return new Promise((resolve) => {
     let timer: NodeJS.Timeout | null = null;
     const done = (timedOut: boolean) => {
       ctx.bus.off('change', onChange);
       if (timer) clearTimeout(timer);
-      resolve({ results: snapshot().map(result), timedOut });
+      resolve(answer(timedOut));
     };
     const onChange = (id: string) => {
-      if (ids.includes(id) && snapshot().every((s) => isTerminal(s.status))) done(false);
+      if (sessions.has(id) && snapshot().every((x) => x.done)) done(false);
     };
-    if (snapshot().every((s) => isTerminal(s.status))) return resolve({ results: snapshot().map(result), timedOut: false });
+    if (snapshot().every((x) => x.done)) return resolve(answer(false));
     ctx.bus.on('change', onChange);
     if (timeoutMs != null) timer = setTimeout(() => done(true), timeoutMs);
     signal?.addEventListener('abort', () => done(true), { once: true });

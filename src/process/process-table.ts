@@ -71,6 +71,32 @@ export function sessionMembers(sid: number): number[] {
   return out;
 }
 
+/**
+ * The process group that owns the terminal of `pid` (field 8 of /proc/<pid>/stat, tpgid). For a
+ * session's shell: its own pid while it is at its prompt (or runs a builtin), else the group of
+ * the foreground job. null when the process is gone or has no terminal.
+ */
+export function terminalForeground(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const tpgid = Number(f[5]);
+    return tpgid > 0 ? tpgid : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Sends `signal` to process group `pgid` (0: only checks that it exists); false when no such group is left. */
+export function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
+  try {
+    process.kill(-pgid, signal);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Whether `pid` still runs (a zombie counts as gone). */
 export function isAlive(pid: number): boolean {
   try {

@@ -12,6 +12,9 @@ export interface RcfileSpec {
   exitsDir: string;
   /** The job to run at the first prompt (the main command is job 1), or null for a shell session. */
   firstJob: number | null;
+  /** The /bin/sh filter of `split` that keeps a captured job stream within its cap (see chunkFilter). */
+  streamFilter: string;
+  streamChunkBytes: number;
 }
 
 /**
@@ -41,7 +44,42 @@ __amux_jobs=${q(spec.jobsDir)}
 __amux_running=
 __amux_stopped_before=
 __amux_next=${spec.firstJob ?? ''}
+__amux_io=
+# Captures the stdout and stderr of an \`amux exec\` job (ADR 0009): each stream goes through a pipeline
+# that copies it to the pane, for anyone attached, and into a capped ring of chunk files in dir $1.
+# The job writes to fds $__amux_o and $__amux_e; __amux_io_close waits until both pipelines drained.
+# The pipelines ignore the signals that end a job, so that they drain what it wrote before it died.
+__amux_io_open() {
+  exec {__amux_o}> >(trap '' INT TERM HUP; exec 4>&1; tee -- /dev/fd/4 | SHELL=/bin/sh exec split -b ${spec.streamChunkBytes} -a 6 -d --filter=${q(spec.streamFilter)} - "$1/out.")
+  __amux_io=$!
+  exec {__amux_e}> >(trap '' INT TERM HUP; exec 4>&2; tee -- /dev/fd/4 | SHELL=/bin/sh exec split -b ${spec.streamChunkBytes} -a 6 -d --filter=${q(spec.streamFilter)} - "$1/err.")
+  __amux_io+=" $!"
+}
+__amux_io_close() {
+  if [[ -n $__amux_io ]]; then
+    exec {__amux_o}>&- {__amux_e}>&-
+    wait $__amux_io 2>/dev/null
+    __amux_io=
+  fi
+}
+# A background job $1: a subshell (the shell's state as it is now, changed by nothing it does) with
+# stdin from /dev/null, its streams in dir $2, the command line in $3. It reports its own exit;
+# its pid is announced in exits/<sid>.<seq>.start.
+__amux_bg() {
+  (
+    __amux_running=
+    __amux_io_open "$2"
+    eval "$3" </dev/null >&"$__amux_o" 2>&"$__amux_e" {__amux_o}>&- {__amux_e}>&-
+    __amux_s=$?
+    __amux_io_close
+    printf '%s\n' "$__amux_s" > "$__amux_exits/$__amux_sid.$1"
+  ) &
+  printf '%s\n' "$!" > "$__amux_exits/$__amux_sid.$1.start"
+  disown -h $! 2>/dev/null
+  __amux_running=
+}
 __amux_finish() {
+  __amux_io_close
   printf '%s\\n' "$2" > "$__amux_exits/$__amux_sid.$1"
   printf '\\033]5150;amux;%s;e;%s;%s\\007' "$__amux_nonce" "$1" "$2"
   __amux_running=
@@ -50,6 +88,7 @@ __amux_finish() {
 # job that was not there when it started (Ctrl-Z; bash then goes on with the rest of the list),
 # it is suspended, not finished: it finishes at a later prompt, once nothing of it is stopped.
 __amux_done() {
+  [[ -n $__amux_running ]] || return 0
   local stopped
   stopped=$(jobs -ps)
   if [[ -n $stopped && $stopped != "$__amux_stopped_before" ]]; then return; fi
@@ -71,6 +110,9 @@ __amux_pre() {
 # of it at once. A hung-up shell (tmux session or server closed; stdin is no terminal any more)
 # records no job status, and keeps bash's own SIGHUP handling (its jobs are hung up too).
 __amux_on_exit() {
+  # An \`exit\` inside a captured job runs this with stdout and stderr still on the capture pipes,
+  # which must close before their pipelines can drain.
+  if [[ -n $__amux_io ]]; then exec >/dev/null 2>&1; fi
   if [[ -n $__amux_running ]] && [[ -t 0 ]]; then __amux_finish "$__amux_running" "$1"; fi
   : > "$__amux_exits/$__amux_sid.shell"
 }

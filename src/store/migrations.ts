@@ -54,4 +54,14 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX events_session ON events(session_id, id);
   CREATE INDEX events_created ON events(created_at);
   `,
+  /* 2: jobs of \`amux exec\` (issue 3): how they run and what their captured streams hold. */ `
+  ALTER TABLE jobs ADD COLUMN tty INTEGER NOT NULL DEFAULT 1;
+  ALTER TABLE jobs ADD COLUMN timeout_ms INTEGER;
+  ALTER TABLE jobs ADD COLUMN error TEXT;
+  ALTER TABLE jobs ADD COLUMN stdout_bytes INTEGER;
+  ALTER TABLE jobs ADD COLUMN stderr_bytes INTEGER;
+  ALTER TABLE jobs ADD COLUMN stdout_truncated INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE jobs ADD COLUMN stderr_truncated INTEGER NOT NULL DEFAULT 0;
+  CREATE INDEX jobs_running ON jobs(session_id) WHERE status = 'running';
+  `,
 ];

@@ -33,8 +33,16 @@ function toJob(row: Row): JobRecord {
     status: row.status as JobRecord['status'], exitCode: (row.exit_code as number) ?? null,
     signal: (row.signal as string) ?? null, pid: (row.pid as number) ?? null,
     startedAt: row.started_at as number, endedAt: (row.ended_at as number) ?? null,
+    tty: row.tty === 1, timeoutMs: (row.timeout_ms as number) ?? null, error: (row.error as string) ?? null,
+    stdoutBytes: (row.stdout_bytes as number) ?? null, stderrBytes: (row.stderr_bytes as number) ?? null,
+    stdoutTruncated: row.stdout_truncated === 1, stderrTruncated: row.stderr_truncated === 1,
   };
 }
+
+const JOB_COLUMNS: Partial<Record<keyof JobRecord, string>> = {
+  status: 'status', exitCode: 'exit_code', signal: 'signal', pid: 'pid', endedAt: 'ended_at', error: 'error',
+  stdoutBytes: 'stdout_bytes', stderrBytes: 'stderr_bytes', stdoutTruncated: 'stdout_truncated', stderrTruncated: 'stderr_truncated',
+};
 
 function toEvent(row: Row): EventRecord {
   return {
@@ -107,16 +115,40 @@ export class Store {
 
   insertJob(j: JobRecord): void {
     this
-      .sql('INSERT INTO jobs (id, session_id, seq, command, background, status, exit_code, signal, pid, started_at, ended_at) VALUES (?,?,?,?,?,?,?,?,?,?,?)')
-      .run(j.id, j.sessionId, j.seq, j.command, j.background ? 1 : 0, j.status, j.exitCode, j.signal, j.pid, j.startedAt, j.endedAt);
+      .sql('INSERT INTO jobs (id, session_id, seq, command, background, status, exit_code, signal, pid, started_at, ended_at, tty, timeout_ms, error, stdout_bytes, stderr_bytes, stdout_truncated, stderr_truncated) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)')
+      .run(j.id, j.sessionId, j.seq, j.command, j.background ? 1 : 0, j.status, j.exitCode, j.signal, j.pid, j.startedAt, j.endedAt,
+        j.tty ? 1 : 0, j.timeoutMs, j.error, j.stdoutBytes, j.stderrBytes, j.stdoutTruncated ? 1 : 0, j.stderrTruncated ? 1 : 0);
   }
 
-  updateJob(id: string, patch: Pick<JobRecord, 'status' | 'exitCode' | 'signal' | 'endedAt'>): void {
-    this.sql('UPDATE jobs SET status = ?, exit_code = ?, signal = ?, ended_at = ? WHERE id = ?').run(patch.status, patch.exitCode, patch.signal, patch.endedAt, id);
+  updateJob(id: string, patch: Partial<JobRecord>): void {
+    const keys = Object.keys(patch).filter((k) => JOB_COLUMNS[k as keyof JobRecord]) as (keyof JobRecord)[];
+    if (keys.length === 0) return;
+    const set = keys.map((k) => `${JOB_COLUMNS[k]} = ?`).join(', ');
+    this.sql(`UPDATE jobs SET ${set} WHERE id = ?`).run(...keys.map((k) => toDbValue(patch[k])), id);
   }
 
-  listJobs(sessionId: string): JobRecord[] {
-    return (this.sql('SELECT * FROM jobs WHERE session_id = ? ORDER BY seq DESC').all(sessionId) as Row[]).map(toJob);
+  getJob(id: string): JobRecord | null {
+    const row = this.sql('SELECT * FROM jobs WHERE id = ?').get(id) as Row | undefined;
+    return row ? toJob(row) : null;
+  }
+
+  /** The session's jobs, newest first; optionally only some statuses, only background ones, at most `limit`. */
+  listJobs(sessionId: string, filter: { statuses?: readonly string[]; background?: boolean; limit?: number } = {}): JobRecord[] {
+    let rows = (this.sql('SELECT * FROM jobs WHERE session_id = ? ORDER BY seq DESC').all(sessionId) as Row[]).map(toJob);
+    if (filter.statuses) rows = rows.filter((j) => filter.statuses!.includes(j.status));
+    if (filter.background !== undefined) rows = rows.filter((j) => j.background === filter.background);
+    return filter.limit === undefined ? rows : rows.slice(0, filter.limit);
+  }
+
+  /** Running jobs of every session (the monitor's fallback scan and the timeout timers). */
+  runningJobs(): JobRecord[] {
+    return (this.sql("SELECT * FROM jobs WHERE status = 'running'").all() as Row[]).map(toJob);
+  }
+
+  /** The next job number of a session: job ids are never reused. */
+  nextJobSeq(sessionId: string): number {
+    const row = this.sql('SELECT MAX(seq) AS m FROM jobs WHERE session_id = ?').get(sessionId) as { m: number | null };
+    return (row.m ?? 0) + 1;
   }
 
   addEvent(e: Omit<EventRecord, 'id'>): EventRecord {

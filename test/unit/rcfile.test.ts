@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Mark, MarkerStream } from '../../src/core/markers.js';
 import { buildEnvFile, buildRcfile, isCopyableEnvName } from '../../src/shell/rcfile.js';
+import { chunkFilter } from '../../src/tmux/commands.js';
 
 const dirs: string[] = [];
 after(() => {
@@ -106,6 +107,8 @@ describe('buildRcfile', () => {
       exitsDir: join(base, hostile, 'exits'),
       firstJob,
       umask: 0o022,
+      streamChunkBytes: 4096,
+      streamFilter: chunkFilter(3),
     };
     for (const d of [spec.cwd, spec.jobsDir, spec.exitsDir]) mkdirSync(d, { recursive: true });
     writeFileSync(spec.envFile, buildEnvFile({ GREETING: "it's $(id)" }));

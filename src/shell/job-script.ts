@@ -1,0 +1,36 @@
+import { shellQuote } from './quote.js';
+
+/** How an `amux exec` job runs (ADR 0009). */
+export type JobMode = 'foreground' | 'tty' | 'background';
+
+export interface JobScriptSpec {
+  seq: number;
+  mode: JobMode;
+  /** The bash source of the command (a shell line, or a quoted argv). */
+  script: string;
+  /** Directory of the job's captured streams (`out.*`, `err.*`); unused for tty jobs. */
+  streamDir: string;
+}
+
+/**
+ * The file the session's shell sources from PROMPT_COMMAND when the job's turn comes (the rcfile
+ * defines the `__amux_*` helpers). The command text is a single-quoted word run by `eval`, so it is
+ * parsed exactly as typed at a prompt and nothing around it can change its meaning; at top level,
+ * so `cd`, `export`, functions and aliases of a foreground job stay in the shell.
+ *
+ * - foreground: announces its start, then runs with stdout and stderr captured (still shown in the pane);
+ * - tty: announces its start, then runs on the terminal (its output goes to the session log);
+ * - background: starts a subshell that captures and reports itself, and announces its pid.
+ */
+export function buildJobScript(spec: JobScriptSpec): string {
+  const cmd = shellQuote(spec.script);
+  const start = `printf 'fg\\n' > "$__amux_exits/$__amux_sid.${spec.seq}.start"`;
+  switch (spec.mode) {
+    case 'background':
+      return `__amux_bg ${spec.seq} ${shellQuote(spec.streamDir)} ${cmd}\n`;
+    case 'tty':
+      return `${start}\neval ${cmd}\n`;
+    case 'foreground':
+      return `${start}\n__amux_io_open ${shellQuote(spec.streamDir)}\neval ${cmd} >&"$__amux_o" 2>&"$__amux_e" {__amux_o}>&- {__amux_e}>&-\n`;
+  }
+}
