@@ -1,14 +1,17 @@
 import type { PsOptions } from './commands/ps.js';
 import type { RunOptions } from './commands/run.js';
-import { envOption } from './parse.js';
+import { envOption, parseExecWords, type ExecFlags } from './parse.js';
 
 /**
- * `amux ps` and `amux run` are what scripts and agents call in loops, and loading commander is a
+ * `amux ps`, `amux run` and `amux exec` are what scripts and agents call in loops, and loading commander is a
  * third of their time budget (SPEC §8, ADR 0008). Their plain forms are parsed here; anything else
  * (help, unknown or bundled flags, other commands) returns null and goes through commander.
  * test/unit/fast-path.test.ts checks that both parsers agree.
  */
-export type FastCommand = { command: 'ps'; opts: PsOptions } | { command: 'run'; cmd: string[]; opts: RunOptions };
+export type FastCommand =
+  | { command: 'ps'; opts: PsOptions }
+  | { command: 'run'; cmd: string[]; opts: RunOptions }
+  | { command: 'exec'; ref: string; cmd: string[]; opts: ExecFlags };
 
 export function parseFast(args: readonly string[]): FastCommand | null {
   if (args[0] === 'ps') {
@@ -16,6 +19,7 @@ export function parseFast(args: readonly string[]): FastCommand | null {
     return opts && { command: 'ps', opts };
   }
   if (args[0] === 'run') return parseFastRun(args);
+  if (args[0] === 'exec') return parseFastExec(args);
   return null;
 }
 
@@ -60,4 +64,12 @@ export function parseFastRun(args: readonly string[]): FastCommand | null {
     else return null;
   }
   return { command: 'run', cmd: [], opts };
+}
+
+/** `exec ID [opts] [--] cmd…`: options before ID go to commander (they are rare), after it to parseExecWords. */
+export function parseFastExec(args: readonly string[]): FastCommand | null {
+  const ref = args[1];
+  if (args[0] !== 'exec' || ref === undefined || ref.startsWith('-')) return null;
+  const parsed = parseExecWords(args.slice(2));
+  return parsed && { command: 'exec', ref, ...parsed };
 }

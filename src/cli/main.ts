@@ -25,6 +25,7 @@ export async function main(argv: string[]): Promise<number> {
     try {
       const { Client } = require('../client/client.js') as typeof import('../client/client.js');
       if (fast.command === 'ps') return await (require('./commands/ps.js') as typeof import('./commands/ps.js')).psCommand(new Client(), fast.opts);
+      if (fast.command === 'exec') return await (require('./commands/exec.js') as typeof import('./commands/exec.js')).execCommand(new Client(), fast.ref, fast.cmd, fast.opts);
       return await (require('./commands/run.js') as typeof import('./commands/run.js')).runCommand(new Client(), fast.cmd, fast.opts);
     } catch (err) {
       return report(err);

@@ -29,3 +29,35 @@ export function envOption(value: string, previous: Record<string, string> = {}):
   }
   return { ...previous, [key]: value.slice(eq + 1) };
 }
+
+/** The options of `amux exec` (the same fields commander fills). */
+export interface ExecFlags {
+  background?: boolean;
+  timeout?: number;
+  tty?: boolean;
+  json?: boolean;
+}
+
+/**
+ * The words after `amux exec ID`: options (as in SPEC §4, `exec ID [-b] [--timeout DUR] [--tty]
+ * [--json] -- cmd…`) up to `--` or the first word that is not an option, then the command.
+ * Returns null for what only commander answers (help).
+ */
+export function parseExecWords(words: readonly string[], into: ExecFlags = {}): { cmd: string[]; opts: ExecFlags } | null {
+  const opts = { ...into };
+  for (let i = 0; i < words.length; i++) {
+    const a = words[i]!;
+    if (a === '--') return { cmd: words.slice(i + 1), opts };
+    if (!a.startsWith('-') || a === '-') return { cmd: words.slice(i), opts };
+    if (a === '-b' || a === '--background') opts.background = true;
+    else if (a === '--tty') opts.tty = true;
+    else if (a === '--json') opts.json = true;
+    else if (a === '--timeout' || a.startsWith('--timeout=')) {
+      const value = a === '--timeout' ? words[++i] : a.slice('--timeout='.length);
+      if (value === undefined || value === '') throw new AmuxError('usage', "option '--timeout <dur>' argument missing");
+      opts.timeout = parseDuration(value, '--timeout duration');
+    } else if (a === '-h' || a === '--help') return null;
+    else throw new AmuxError('usage', `unknown option '${a}' for exec; a command that starts with - goes after --: amux exec ID -- CMD`);
+  }
+  return { cmd: [], opts };
+}

@@ -2,7 +2,7 @@ import { Command, Option } from 'commander';
 import type { Client } from '../client/client.js';
 import { parseSignal } from '../core/signals.js';
 import { VERSION } from '../version.js';
-import { durationOption, envOption, intOption } from './parse.js';
+import { durationOption, envOption, intOption, parseExecWords } from './parse.js';
 
 /** Builds the commander program; each action resolves to the process exit code via `setExit`. */
 export function buildProgram(setExit: (code: number) => void): Command {
@@ -49,8 +49,10 @@ export function buildProgram(setExit: (code: number) => void): Command {
   program
     .command('logs')
     .description('output of a session (plain text; --raw for exact bytes; --screen for what the pane shows)')
-    .argument('<id>', 'session id, name, unique prefix, or job id job-<id>-1')
-    .option('-f, --follow', 'keep printing until the session finishes')
+    .argument('<id>', 'session id, name, unique prefix, or job id job-<id>-<n>')
+    .option('-f, --follow', 'keep printing until the session (or job) finishes')
+    .option('--stdout', "a job's stdout only (jobs run without --tty)")
+    .option('--stderr', "a job's stderr only")
     .option('-n, --tail <lines>', 'only the last N lines', intOption('--tail'))
     .option('--raw', 'exact bytes, escape sequences included')
     .option('--screen', 'what the pane shows right now')
@@ -62,15 +64,15 @@ export function buildProgram(setExit: (code: number) => void): Command {
   program
     .command('wait')
     .description('block until all are finished; exit with the first non-zero exit code (124 on --timeout)')
-    .argument('<ids...>', 'session ids, names or prefixes, or job ids job-<id>-1')
+    .argument('<ids...>', 'session ids, names or prefixes, or job ids job-<id>-<n>')
     .option('--timeout <dur>', 'give up after this long (exit 124)', durationOption('--timeout'))
     .option('--json', 'print [{id,status,exitCode}]')
     .action(async (refs: string[], opts) => setExit(await (require('./commands/wait.js') as typeof import('./commands/wait.js')).waitCommand(client(), refs, opts)));
 
   program
     .command('kill')
-    .description('signal every process of the sessions, SIGKILL survivors after --grace, close them (status stopped)')
-    .argument('<ids...>', 'session ids, names or prefixes, or job ids job-<id>-1')
+    .description('signal every process of the sessions, SIGKILL survivors after --grace, close them (status stopped); a job id kills only that job (status killed; the shell lives on)')
+    .argument('<ids...>', 'session ids, names or prefixes, or job ids job-<id>-<n>')
     .addOption(new Option('-s, --signal <sig>', 'signal name or number').default('TERM').argParser((v) => parseSignal(v)))
     .option('--grace <dur>', 'time before SIGKILL (default 5s)', durationOption('--grace'))
     .action(async (refs: string[], opts) => setExit(await (require('./commands/kill-rm.js') as typeof import('./commands/kill-rm.js')).killCommand(client(), refs, opts)));
@@ -98,6 +100,34 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .argument('<id>', 'session id, name or prefix')
     .option('-r, --read-only', 'watch without typing')
     .action(async (ref: string, opts) => setExit(await (require('./commands/attach.js') as typeof import('./commands/attach.js')).attachCommand(client(), ref, opts)));
+
+  program
+    .command('exec')
+    .description("run CMD as a job in a session's shell: foreground (default) streams its stdout and stderr and exits with its code; -b starts it in the background and prints its job id and pid")
+    .argument('<id>', 'session id, name or prefix')
+    .argument('[cmd...]', 'the command, after -- (one argument: a shell line; several: an exact argv)')
+    .option('-b, --background', 'run in a subshell next to everything else; print the job id and pid')
+    .option('--timeout <dur>', 'kill the job after this long (status killed, exit 124)', durationOption('--timeout'))
+    .option('--tty', 'run on the terminal (for programs that need one); output goes to the session log')
+    .option('--json', 'print {jobId, exitCode, stdout, stderr, durationMs, stdoutTruncated, stderrTruncated, …} (foreground); the job (-b)')
+    .addHelpText('after', '\nForeground jobs run in the main shell (cd, export, functions and aliases persist), one at a time per session.')
+    .passThroughOptions()
+    // Options also come after ID (SPEC §4), up to `--` or the command's first word: commander passes
+    // everything after ID through, and parseExecWords reads them as the fast path does.
+    .action(async (ref: string, words: string[], opts) => {
+      const parsed = parseExecWords(words, opts) ?? { cmd: [], opts };
+      setExit(await (require('./commands/exec.js') as typeof import('./commands/exec.js')).execCommand(client(), ref, parsed.cmd, parsed.opts));
+    });
+
+  program
+    .command('jobs')
+    .description("a session's jobs, newest first")
+    .argument('<id>', 'session id, name or prefix')
+    .option('--status <list>', 'only these statuses: running, completed, failed, killed (comma-separated)')
+    .option('--background', 'only background jobs')
+    .option('-n <count>', 'at most this many', intOption('-n'))
+    .option('--json', 'JSON array')
+    .action(async (ref: string, opts) => setExit(await (require('./commands/jobs.js') as typeof import('./commands/jobs.js')).jobsCommand(client(), ref, opts)));
 
   program
     .command('daemon')

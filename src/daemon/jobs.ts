@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync, rmSync, watch, writeFileSync, type FSWatcher }
 import { join } from 'node:path';
 import type { ServerResponse } from 'node:http';
 import { resolveCommand } from '../core/command.js';
+import { encodeFrame, FRAME } from '../core/frames.js';
 import { jobId, parseJobId } from '../core/ids.js';
 import type { JobRecord, JobStatus, SessionRecord } from '../core/records.js';
 import { parseSignal, signalFromStatus, signalNumber } from '../core/signals.js';
@@ -10,7 +11,7 @@ import { AmuxError } from '../errors.js';
 import { sessionPaths } from '../paths.js';
 import { isAlive, signalGroup, terminalForeground } from '../process/process-table.js';
 import { buildJobScript, type JobMode } from '../shell/job-script.js';
-import { paneTarget, sendInputCalls } from '../tmux/commands.js';
+import { paneTarget, typeJobArgs } from '../tmux/commands.js';
 import type { DaemonContext } from './context.js';
 import { readExitStatus } from './exit-files.js';
 import { JOB_STREAM_CAP, JOB_STREAM_CHUNK, logExtent, readLog } from './log-files.js';
@@ -27,9 +28,6 @@ export interface ExecRequest {
 }
 
 export type JobStream = 'stdout' | 'stderr';
-
-/** Frame types of the multiplexed job stream (README "API"): docker's 8-byte header, our types. */
-export const FRAME = { start: 0, stdout: 1, stderr: 2, end: 3 } as const;
 
 /** How long a typed job may take to be picked up by the shell. */
 const START_TIMEOUT_MS = 10_000;
@@ -54,14 +52,6 @@ export function streamDirOf(ctx: DaemonContext, sessionId: string, seq: number):
 export function streamTotals(dir: string, stream: JobStream): { bytes: number; truncated: boolean; first: number } {
   const e = logExtent(dir, JOB_STREAM_CHUNK, PREFIX[stream]);
   return { bytes: e.end, truncated: e.end > JOB_STREAM_CAP, first: Math.max(e.first, e.end - JOB_STREAM_CAP) };
-}
-
-/** One frame of the multiplexed stream: type, three zero bytes, big-endian length, payload. */
-export function frame(type: number, payload: Buffer): Buffer {
-  const head = Buffer.alloc(8);
-  head[0] = type;
-  head.writeUInt32BE(payload.length, 4);
-  return Buffer.concat([head, payload]);
 }
 
 /**
@@ -222,9 +212,7 @@ export class Jobs {
     const startFile = `${join(ctx.paths.exitsDir, `${s.id}.${seq}`)}.start`;
     const started = new Promise<string>((resolve) => this.starting.set(id, resolve));
     try {
-      // Ctrl-E Ctrl-U first: whatever was left typed at the prompt must not prefix the job.
-      for (const call of sendInputCalls(paneTarget(s.id), { keys: ['C-e', 'C-u'] }, false)) await ctx.tmux.run(call);
-      for (const call of sendInputCalls(paneTarget(s.id), { text: ` __amux_next=${seq}` }, true)) await ctx.tmux.run(call);
+      await ctx.tmux.run(typeJobArgs(paneTarget(s.id), seq));
       const content = await this.awaitStart(started, startFile);
       if (content === null) throw new AmuxError('operation_failed', `session ${s.id}: its shell did not start job ${id} within ${START_TIMEOUT_MS / 1000} s; is something running in it? ('amux logs ${s.id} --screen')`);
     } catch (err) {
@@ -472,7 +460,7 @@ export class Jobs {
       if (closed) return;
       if (!res.write(b)) await new Promise<void>((r) => res.once('drain', () => r()).once('close', () => r()));
     };
-    await write(frame(FRAME.start, Buffer.from(JSON.stringify(jobView(j)))));
+    await write(encodeFrame(FRAME.start, Buffer.from(JSON.stringify(jobView(j)))));
     const offsets: Record<JobStream, number> = { stdout: 0, stderr: 0 };
     for (const st of streams) offsets[st] = streamTotals(dir, st).first;
     let wake: (() => void) | null = null;
@@ -499,7 +487,7 @@ export class Jobs {
             const r = readLog(dir, JOB_STREAM_CHUNK, offsets[st], 256 * 1024, PREFIX[st]);
             offsets[st] = Math.max(r.nextOffset, offsets[st]);
             if (r.data.length === 0) break;
-            await write(frame(FRAME[st], r.data));
+            await write(encodeFrame(FRAME[st], r.data));
           }
         }
         if (ended || !follow || closed) break;
@@ -513,7 +501,7 @@ export class Jobs {
       this.ctx.bus.off('job', onJob);
       watcher?.close();
     }
-    await write(frame(FRAME.end, Buffer.from(JSON.stringify(jobView(this.ctx.store.getJob(j.id)!)))));
+    await write(encodeFrame(FRAME.end, Buffer.from(JSON.stringify(jobView(this.ctx.store.getJob(j.id)!)))));
     res.end();
   }
 

@@ -75,7 +75,8 @@ __amux_bg() {
     printf '%s\n' "$__amux_s" > "$__amux_exits/$__amux_sid.$1"
   ) &
   printf '%s\n' "$!" > "$__amux_exits/$__amux_sid.$1.start"
-  disown -h $! 2>/dev/null
+  # Out of the job table: no "Done" notice in the pane; amux tracks and kills it (by process group).
+  disown $! 2>/dev/null
   __amux_running=
 }
 __amux_finish() {

@@ -138,6 +138,15 @@ export function sendInputCalls(target: string, input: { text: string } | { keys:
   return calls;
 }
 
+/**
+ * One tmux call that hands job \`seq\` to a session's shell (ADR 0009): clear whatever is typed at
+ * the prompt (C-e C-u), type \` __amux_next=seq\` (the leading space keeps it out of history), Enter.
+ */
+export function typeJobArgs(target: string, seq: number): string[] {
+  if (!Number.isInteger(seq) || seq < 1) throw new Error(`invalid job number ${seq}`);
+  return [...sendKeysArgs(target, ['C-e', 'C-u']), ';', ...sendTextArgs(target, ` __amux_next=${seq}`), ';', ...sendKeysArgs(target, ['Enter'])];
+}
+
 export function capturePaneArgs(target: string, withEscapes: boolean): string[] {
   return ['capture-pane', '-p', ...(withEscapes ? ['-e'] : []), '-t', target];
 }

@@ -6,6 +6,7 @@ import type { SessionView, WaitResult } from '../../core/types.js';
 import { AmuxError } from '../../errors.js';
 import type { Client } from '../../client/client.js';
 import { printJson, writeOut } from '../output.js';
+import { InterruptForwarder } from '../interrupt.js';
 
 export interface RunOptions {
   name?: string;
@@ -39,40 +40,6 @@ export async function runCommand(client: Client, args: string[], opts: RunOption
     return await streamAndWait(client, session.id, opts, sigint);
   } finally {
     sigint?.stop();
-  }
-}
-
-/**
- * Ctrl-C during `run -w` goes to the session as C-c, as a terminal would send it; one that came
- * before the session existed is sent as soon as it does. A second Ctrl-C leaves, and the session
- * keeps running, like a detached `docker run`.
- */
-class InterruptForwarder {
-  count = 0;
-  private id: string | null = null;
-  private onLeave: (() => void) | null = null;
-  private readonly handler = () => {
-    if (++this.count > 1) this.onLeave?.();
-    else if (this.id) this.forward();
-  };
-
-  constructor(private readonly client: Client) {
-    process.on('SIGINT', this.handler);
-  }
-
-  attach(id: string, onLeave: () => void): void {
-    this.id = id;
-    this.onLeave = onLeave;
-    if (this.count > 1) onLeave();
-    else if (this.count === 1) this.forward();
-  }
-
-  stop(): void {
-    process.off('SIGINT', this.handler);
-  }
-
-  private forward(): void {
-    void this.client.json('POST', `/v1/sessions/${this.id}/input`, { keys: ['C-c'], enter: false }).catch(() => undefined);
   }
 }
 

@@ -1,0 +1,135 @@
+import { commandFromArgs } from '../../core/command.js';
+import { FRAME, FrameParser } from '../../core/frames.js';
+import { CrlfToLf, renderPlain } from '../../core/log-render.js';
+import { waitExitCode } from '../../core/signals.js';
+import type { WaitResult } from '../../core/types.js';
+import { AmuxError, EXIT } from '../../errors.js';
+import type { Client } from '../../client/client.js';
+import type { JobView } from '../../daemon/views.js';
+import { printJson, writeOut } from '../output.js';
+import { InterruptForwarder } from '../interrupt.js';
+
+export interface ExecOptions {
+  background?: boolean;
+  timeout?: number;
+  tty?: boolean;
+  json?: boolean;
+}
+
+/** What `exec --json` keeps of a stream: its newest 1 MiB, as the daemon does. */
+const KEEP = 1024 * 1024;
+
+class Tail {
+  private parts: Buffer[] = [];
+  private size = 0;
+
+  push(b: Buffer): void {
+    this.parts.push(b);
+    this.size += b.length;
+    while (this.parts.length > 1 && this.size - this.parts[0]!.length >= KEEP) this.size -= this.parts.shift()!.length;
+  }
+
+  text(): string {
+    const all = Buffer.concat(this.parts);
+    return all.subarray(Math.max(0, all.length - KEEP)).toString('utf8');
+  }
+}
+
+function jsonResult(job: JobView, stdout: string, stderr: string) {
+  return {
+    jobId: job.id, status: job.status, exitCode: job.exitCode, signal: job.signal, error: job.error, stdout, stderr,
+    durationMs: job.durationMs, stdoutBytes: job.stdoutBytes, stderrBytes: job.stderrBytes,
+    stdoutTruncated: job.stdoutTruncated, stderrTruncated: job.stderrTruncated,
+  };
+}
+
+/**
+ * `amux exec`: run a job in a session's shell. Foreground: its stdout to ours, its stderr to
+ * ours, its exit code ours (`--json`: one object instead). `-b`: print the job id and pid.
+ */
+export async function execCommand(client: Client, ref: string, args: string[], opts: ExecOptions): Promise<number> {
+  const cmd = commandFromArgs(args);
+  if (!cmd.command && !cmd.argv) throw new AmuxError('usage', 'exec needs a command: amux exec ID -- CMD');
+  if (opts.background && opts.tty) throw new AmuxError('usage', '--tty is for foreground jobs; drop -b or --tty');
+  const body = { ...cmd, background: opts.background === true, tty: opts.tty === true, timeoutMs: opts.timeout };
+  const path = `/v1/sessions/${encodeURIComponent(ref)}/jobs`;
+  if (opts.background) {
+    const job = await client.json<JobView>('POST', path, body);
+    if (opts.json) printJson(job);
+    else await writeOut(`${job.id} ${job.pid ?? ''}\n`);
+    return 0;
+  }
+  const sigint = new InterruptForwarder(client);
+  try {
+    return opts.tty ? await execOnTerminal(client, path, body, opts, sigint) : await execCaptured(client, path, body, opts, sigint);
+  } finally {
+    sigint.stop();
+  }
+}
+
+async function execCaptured(client: Client, path: string, body: object, opts: ExecOptions, sigint: InterruptForwarder): Promise<number> {
+  const res = await client.raw('POST', `${path}?stream=1`, body);
+  const parser = new FrameParser();
+  const out = new Tail();
+  const err = new Tail();
+  let started: JobView | null = null;
+  let ended: JobView | null = null;
+  try {
+    for await (const chunk of res) {
+      for (const f of parser.push(chunk)) {
+        if (f.type === FRAME.start) {
+          started = JSON.parse(f.payload.toString('utf8')) as JobView;
+          sigint.attach(started.sessionId, () => res.destroy());
+        } else if (f.type === FRAME.stdout) {
+          if (opts.json) out.push(f.payload);
+          else await writeOut(f.payload);
+        } else if (f.type === FRAME.stderr) {
+          if (opts.json) err.push(f.payload);
+          else await writeOut(f.payload, process.stderr);
+        } else if (f.type === FRAME.end) ended = JSON.parse(f.payload.toString('utf8')) as JobView;
+      }
+    }
+  } catch (e) {
+    if (sigint.count < 2) throw e;
+  }
+  if (!ended) return leftRunning(started, sigint);
+  if (opts.json) printJson(jsonResult(ended, out.text(), err.text()));
+  return waitExitCode(ended);
+}
+
+/** `--tty`: the job runs on the terminal; its output is the session log between its markers. */
+async function execOnTerminal(client: Client, path: string, body: object, opts: ExecOptions, sigint: InterruptForwarder): Promise<number> {
+  const job = await client.json<JobView>('POST', path, body);
+  const res = await client.raw('GET', `/v1/sessions/${job.sessionId}/logs?follow=1&job=${job.seq}`);
+  sigint.attach(job.sessionId, () => res.destroy());
+  const crlf = process.stdout.isTTY && !opts.json ? null : new CrlfToLf();
+  const collected: Buffer[] = [];
+  try {
+    for await (const chunk of res) {
+      const data = crlf ? crlf.push(chunk) : chunk;
+      if (opts.json) collected.push(data);
+      else if (data.length) await writeOut(data);
+    }
+  } catch (e) {
+    if (sigint.count < 2) throw e;
+  }
+  if (sigint.count > 1) return leftRunning(job, sigint);
+  if (crlf) {
+    const tail = crlf.end();
+    if (opts.json) collected.push(tail);
+    else if (tail.length) await writeOut(tail);
+  }
+  const { results } = await client.json<{ results: WaitResult[] }>('POST', '/v1/wait', { ids: [job.id] });
+  const ended = await client.json<JobView>('GET', `/v1/jobs/${job.id}`);
+  if (opts.json) printJson(jsonResult(ended, renderPlain(Buffer.concat(collected).toString('utf8')), ''));
+  return waitExitCode(results[0]!);
+}
+
+function leftRunning(job: JobView | null, sigint: InterruptForwarder): number {
+  if (sigint.count > 1) {
+    process.stderr.write(`amux: left ${job ? `job ${job.id}` : 'the job'} running; see 'amux logs ${job?.id ?? ''}'\n`);
+    return 130;
+  }
+  process.stderr.write(`amux: the daemon stopped while ${job ? `job ${job.id}` : 'the job'} ran; the job keeps running ('amux wait ${job?.id ?? ''}')\n`);
+  return EXIT.daemon;
+}
