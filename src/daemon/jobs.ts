@@ -403,12 +403,16 @@ export class Jobs {
     const hit = (sig: NodeJS.Signals, seen: Set<number>) => {
       if (j.background) return j.pid ? signalGroup(j.pid, sig) : false;
       const fg = terminalForeground(s.pid!);
-      if (fg === null) return false;
-      if (fg === s.pid) {
-        // The job is a builtin (a loop, `read`) running in the shell itself: interrupt the shell.
-        if (sig !== 'SIGKILL') process.kill(s.pid, 'SIGINT');
-        return true;
+      if (fg === null || !running()) return false;
+      // SIGINT to the shell first: when the job's process dies, bash then abandons the rest of the
+      // job's command list (as after Ctrl-C) instead of going on with its next command. A job that
+      // is a builtin (a loop, \`read\`) runs in the shell itself, and the SIGINT interrupts it.
+      try {
+        process.kill(s.pid!, 'SIGINT');
+      } catch {
+        return false;
       }
+      if (fg === s.pid) return true;
       seen.add(fg);
       return signalGroup(fg, sig);
     };
@@ -417,16 +421,12 @@ export class Jobs {
     const deadline = Date.now() + graceMs;
     while (running() && Date.now() < deadline) {
       await sleep(20);
-      this.checkExit(j);
-      // A list (`a; b`) goes on with its next command, in a new process group: that one gets it too.
+      if (this.checkExit(j)) break;
+      // A process group that started meanwhile (the job went on to its next command) gets it too.
       if (!j.background) {
         const fg = terminalForeground(s.pid);
         if (fg !== null && fg !== s.pid && !seen.has(fg)) hit(signal, seen);
       } else if (j.pid && !signalGroup(j.pid, 0)) break;
-    }
-    if (running() && !j.background) {
-      hit('SIGINT', seen); // makes bash abort the rest of the job's command list
-      await sleep(100);
     }
     if (running()) hit('SIGKILL', seen);
     const until = Date.now() + 1000;

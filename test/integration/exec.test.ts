@@ -1,0 +1,283 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { createServer } from 'node:net';
+import { after, describe, test } from 'node:test';
+import { amuxHome, sleep } from '../helpers/amux.js';
+
+/** A TCP port free right now (the background server of a test binds it). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as { port: number }).port;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+function hasCurl(): boolean {
+  try {
+    execFileSync('curl', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('amux exec: jobs in a shell session', () => {
+  const h = amuxHome({ after });
+  let sh = '';
+
+  test('run without a command starts a shell session, idle at its prompt', async () => {
+    sh = await h.ok(['run', '-n', 'shell']);
+    const s = await h.until(sh, (x) => x.status === 'idle');
+    assert.equal(s.command, null);
+  });
+
+  test('foreground jobs share the shell: cd, export, functions and aliases persist', async () => {
+    const dir = execFileSync('mktemp', ['-d'], { encoding: 'utf8' }).trim();
+    after(() => execFileSync('rm', ['-rf', dir]));
+    assert.equal(await h.ok(['exec', sh, '--', `cd ${dir} && export AMUX_T=exported && greet() { echo "hi $1"; } && alias ll='echo aliased'`]), '');
+    const r = await h.run(['exec', sh, '--', 'pwd; echo $AMUX_T; greet you; ll']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, `${dir}\nexported\nhi you\naliased\n`);
+  });
+
+  test('a background job runs in a subshell: it changes nothing in the shell', async () => {
+    const r = await h.run(['exec', '-b', sh, '--', 'cd / && export AMUX_T=changed && unset -f greet']);
+    assert.equal(r.code, 0, r.stderr);
+    const [jobId, pid] = r.stdout.trim().split(' ');
+    assert.match(jobId!, new RegExp(`^job-${sh}-\\d+$`));
+    assert.match(pid!, /^\d+$/);
+    assert.equal((await h.run(['wait', jobId!])).code, 0);
+    const after2 = await h.run(['exec', sh, '--', 'echo $AMUX_T; greet again']);
+    assert.equal(after2.stdout, 'exported\nhi again\n');
+  });
+
+  test('stdout and stderr are separated byte-exact, with no trailing newline added', async () => {
+    const r = await h.run(['exec', sh, '--', "printf 'out\\nno-newline'; printf 'err-only' >&2"]);
+    assert.equal(r.code, 0);
+    assert.equal(r.stdout, 'out\nno-newline');
+    assert.equal(r.stderr, 'err-only');
+    // (exit 3) in a subshell: a bare `exit` would end the session's shell, as it does in bash.
+    const j = JSON.parse((await h.run(['exec', '--json', sh, '--', "printf 'a'; printf 'bb' >&2; (exit 3)"])).stdout);
+    assert.equal(j.stdout, 'a');
+    assert.equal(j.stderr, 'bb');
+    assert.equal(j.exitCode, 3);
+    assert.equal(j.stdoutBytes, 1);
+    assert.equal(j.stderrBytes, 2);
+    assert.equal(j.stdoutTruncated, false);
+    assert.equal(typeof j.durationMs, 'number');
+  });
+
+  test('binary output is kept byte for byte, on both streams', async () => {
+    const all = Buffer.from(Array.from({ length: 256 }, (_, i) => i));
+    // printf with octal escapes of every byte value 0..255, to stdout and (reversed) to stderr.
+    const esc = (b: Buffer) => [...b].map((x) => `\\${x.toString(8).padStart(3, '0')}`).join('');
+    const rev = Buffer.from(all).reverse();
+    const r = await h.run(['exec', sh, '--', `printf '${esc(all)}'; printf '${esc(rev)}' >&2`]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(r.raw, all);
+    const jobs = JSON.parse(await h.ok(['jobs', sh, '--json', '-n', '1']));
+    const out = await h.run(['logs', jobs[0].id, '--stdout', '--raw']);
+    assert.deepEqual(out.raw, all);
+    const err = await h.run(['logs', jobs[0].id, '--stderr', '--raw', '--json']);
+    assert.equal(JSON.parse(err.stdout).total, 256);
+  });
+
+  test('exit codes are the job\'s own', async () => {
+    assert.equal((await h.run(['exec', sh, '--', 'exit_with() { return $1; }; exit_with 42'])).code, 42);
+    assert.equal((await h.run(['exec', sh, '--', 'false'])).code, 1);
+    assert.equal((await h.run(['exec', sh, '--', 'no-such-command-amux'])).code, 127);
+    assert.equal((await h.run(['exec', sh, '--', 'true'])).code, 0);
+  });
+
+  test('hostile command text is executed literally', async () => {
+    const words = ['$(touch /tmp/amux-pwned)', '`id`', "it's", 'a"b', 'new\nline', '; rm -rf / #', '\\', '%s%n', 'ünï ☃'];
+    const r = await h.run(['exec', sh, '--', 'printf', '[%s]\\n', ...words]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, words.map((w) => `[${w}]\n`).join(''));
+    const line = await h.run(['exec', sh, '--', `echo '$HOME' "quote'd" \`echo sub\``]);
+    assert.equal(line.stdout, "$HOME quote'd sub\n");
+  });
+
+  test('3 MiB of output: truncated flags, exact byte counts, the newest 1 MiB retained', async () => {
+    const expected = Buffer.from(Array.from({ length: 400_000 }, (_, i) => `${i + 1}\n`).join(''));
+    const j = JSON.parse(await h.ok(['exec', '--json', sh, '--', 'seq 1 400000; seq 1 400000 >&2']));
+    assert.equal(j.exitCode, 0);
+    assert.equal(j.stdoutBytes, expected.length);
+    assert.equal(j.stderrBytes, expected.length);
+    assert.equal(j.stdoutTruncated, true);
+    assert.equal(j.stderrTruncated, true);
+    const tail = expected.subarray(expected.length - 1024 * 1024).toString();
+    assert.equal(j.stdout.length, 1024 * 1024);
+    assert.equal(j.stdout, tail);
+    assert.equal(j.stderr, tail);
+    const kept = await h.run(['logs', j.jobId, '--stdout', '--raw']);
+    assert.equal(kept.stdout, tail, 'logs serves the same newest 1 MiB');
+    const page = JSON.parse(await h.ok(['logs', j.jobId, '--stderr', '--raw', '--json', '--since-offset', String(expected.length - 10)]));
+    assert.equal(page.offset, expected.length - 10);
+    assert.equal(page.data, expected.subarray(expected.length - 10).toString());
+    assert.equal(page.truncated, true);
+  });
+
+  test('job ids are job-<session>-<seq>, in order, listed newest first', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) ids.push(JSON.parse(await h.ok(['exec', '--json', sh, '--', 'true'])).jobId);
+    const seqs = ids.map((id) => Number(id.split('-')[2]));
+    assert.deepEqual(seqs, [seqs[0], seqs[0]! + 1, seqs[0]! + 2]);
+    const list = JSON.parse(await h.ok(['jobs', sh, '--json', '-n', '3']));
+    assert.deepEqual(list.map((j: { id: string }) => j.id), [...ids].reverse());
+    for (const j of list) {
+      for (const key of ['id', 'sessionId', 'seq', 'command', 'background', 'status', 'exitCode', 'pid', 'startedAt', 'endedAt', 'durationMs', 'stdoutBytes', 'stderrBytes', 'stdoutTruncated', 'stderrTruncated']) {
+        assert.ok(key in j, `job has ${key}`);
+      }
+    }
+    const text = await h.ok(['jobs', sh]);
+    assert.match(text.split('\n')[0]!, /^JOB\s+STATUS\s+EXIT/);
+    const failed = JSON.parse(await h.ok(['jobs', sh, '--json', '--status', 'failed']));
+    assert.ok(failed.length > 0 && failed.every((j: { status: string }) => j.status === 'failed'));
+  });
+
+  test('--timeout kills the job: status killed, exit 124, the shell lives on', async () => {
+    const r = await h.run(['exec', '--timeout', '1s', sh, '--', 'sleep 30']);
+    assert.equal(r.code, 124);
+    const [job] = JSON.parse(await h.ok(['jobs', sh, '--json', '-n', '1']));
+    assert.equal(job.status, 'killed');
+    assert.equal(job.exitCode, 124);
+    assert.equal((await h.run(['exec', sh, '--', 'echo alive'])).stdout, 'alive\n');
+  });
+
+  test('killing a background job and a foreground job leaves the shell alive', async () => {
+    const [bg] = (await h.ok(['exec', '-b', sh, '--', 'sleep 300'])).split(' ');
+    assert.equal((await h.run(['kill', bg!])).code, 0);
+    const bgJob = JSON.parse(await h.ok(['jobs', sh, '--json', '-n', '1']))[0];
+    assert.equal(bgJob.id, bg);
+    assert.equal(bgJob.status, 'killed');
+    assert.equal((await h.run(['wait', bg!])).code, 143);
+
+    const fg = h.run(['exec', sh, '--', 'sleep 300; echo not-reached']);
+    let fgId = '';
+    for (let i = 0; i < 100 && !fgId; i++) {
+      const running = JSON.parse(await h.ok(['jobs', sh, '--json', '--status', 'running']));
+      fgId = running[0]?.id ?? '';
+      if (!fgId) await sleep(100);
+    }
+    assert.ok(fgId, 'the foreground job shows as running');
+    await sleep(300);
+    assert.equal((await h.run(['kill', fgId])).code, 0);
+    const r = await fg;
+    assert.equal(r.code, 143);
+    assert.equal(r.stdout, '', 'the rest of the command list was not run');
+    const s = await h.session(sh);
+    assert.ok(['working', 'idle'].includes(s.status), `session still live: ${s.status}`);
+    assert.equal((await h.run(['exec', sh, '--', 'echo $AMUX_T'])).stdout, 'exported\n', 'same shell, same state');
+  });
+
+  test('a background HTTP server answers a foreground request in the same session', async () => {
+    const port = await freePort();
+    const server = `node -e "require('http').createServer((q, r) => r.end('pong ' + q.url)).listen(${port}, '127.0.0.1')"`;
+    const [bg] = (await h.ok(['exec', '-b', sh, '--', server])).split(' ');
+    // In a subshell: a bare `exit` would end the session's shell.
+    const client = hasCurl()
+      ? `(for i in $(seq 50); do curl -s http://127.0.0.1:${port}/ping && exit 0; sleep 0.1; done; exit 1)`
+      : `(for i in $(seq 50); do node -e "require('http').get('http://127.0.0.1:${port}/ping', r => r.pipe(process.stdout)).on('error', () => process.exit(1))" && exit 0; sleep 0.1; done; exit 1)`;
+    const r = await h.run(['exec', sh, '--', client]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, 'pong /ping');
+    await h.ok(['kill', bg!]);
+  });
+
+  test('5 concurrent foreground execs run one at a time, each with its own output', async () => {
+    const runs = await Promise.all([1, 2, 3, 4, 5].map((n) => h.run(['exec', '--json', sh, '--', `echo start-${n}; sleep 0.3; echo end-${n}`])));
+    const results = runs.map((r) => {
+      assert.equal(r.code, 0, r.stderr);
+      return JSON.parse(r.stdout);
+    });
+    results.forEach((j, i) => {
+      assert.equal(j.exitCode, 0);
+      assert.equal(j.stdout, `start-${i + 1}\nend-${i + 1}\n`);
+    });
+    const jobs = JSON.parse(await h.ok(['jobs', sh, '--json', '-n', '5'])).reverse();
+    for (let i = 1; i < jobs.length; i++) {
+      assert.ok(Date.parse(jobs[i].startedAt) >= Date.parse(jobs[i - 1].endedAt), `job ${jobs[i].id} started after ${jobs[i - 1].id} ended`);
+    }
+  });
+
+  test('"session busy" while a command typed into the shell runs', async () => {
+    await h.ok(['send', sh, 'sleep 3']);
+    let r = await h.run(['exec', sh, '--', 'true']);
+    for (let i = 0; i < 20 && r.code === 0; i++) {
+      await sleep(100);
+      r = await h.run(['exec', sh, '--', 'true']);
+    }
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /busy/);
+    assert.equal(r.stderr.trim().split('\n').length, 1);
+    await h.until(sh, (s) => s.status === 'idle');
+    assert.equal((await h.run(['exec', sh, '--', 'echo free'])).stdout, 'free\n');
+  });
+
+  test('--tty runs on the terminal; its output is in the session log', async () => {
+    const r = await h.run(['exec', '--tty', sh, '--', 'test -t 1 && echo on-a-tty; (exit 5)']);
+    assert.equal(r.code, 5);
+    assert.equal(r.stdout, 'on-a-tty\n');
+    const [job] = JSON.parse(await h.ok(['jobs', sh, '--json', '-n', '1']));
+    assert.equal(job.tty, true);
+    assert.equal((await h.run(['logs', job.id])).stdout.trim(), 'on-a-tty');
+    assert.equal((await h.run(['logs', job.id, '--stdout'])).code, 2);
+  });
+
+  test('bad requests: clear one-line errors with the right exit codes', async () => {
+    const cases: Array<[string[], number, RegExp]> = [
+      [['exec', sh], 2, /needs a command/],
+      [['exec', sh, '--bogus', '--', 'true'], 2, /unknown option/],
+      [['exec', sh, '--timeout', 'soon', '--', 'true'], 2, /duration/],
+      [['exec', '-b', '--tty', sh, '--', 'true'], 2, /--tty/],
+      [['exec', 'nosuchsession', '--', 'true'], 1, /no such session/],
+      [['logs', `job-${sh}-99999`], 1, /no such job/],
+      [['wait', `job-${sh}-99999`], 1, /no such job/],
+      [['kill', `job-${sh}-99999`], 1, /no such job/],
+    ];
+    for (const [args, code, msg] of cases) {
+      const r = await h.run(args);
+      assert.equal(r.code, code, `${args.join(' ')}: ${r.stderr}`);
+      assert.match(r.stderr, msg);
+      assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+    }
+  });
+
+  test('exit in a foreground job ends the shell, as in bash: the job reports its code, the session fails', async () => {
+    const one = await h.ok(['run']);
+    await h.until(one, (x) => x.status === 'idle');
+    const r = await h.run(['exec', one, '--', 'echo bye; exit 9']);
+    assert.equal(r.code, 9);
+    assert.equal(r.stdout, 'bye\n');
+    const s = await h.until(one, (x) => x.status === 'failed');
+    assert.match(s.error, /shell/);
+  });
+
+  test('exec into a finished session is refused; into a running main command: busy', async () => {
+    const done = await h.ok(['run', '--', 'true']);
+    await h.run(['wait', done]);
+    const r = await h.run(['exec', done, '--', 'true']);
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /finished/);
+    const busy = await h.ok(['run', '--', 'sleep 300']);
+    const b = await h.run(['exec', busy, '--', 'true']);
+    assert.equal(b.code, 1);
+    assert.match(b.stderr, /busy/);
+    await h.ok(['kill', busy]);
+  });
+
+  test('job events are recorded: job_started and job_finished', async () => {
+    const j = JSON.parse((await h.run(['exec', '--json', sh, '--', '(exit 4)'])).stdout);
+    const rec = JSON.parse(await h.ok(['inspect', sh]));
+    const mine = rec.events.filter((e: { jobId: string }) => e.jobId === j.jobId).map((e: { type: string }) => e.type);
+    assert.deepEqual(mine, ['job_started', 'job_finished']);
+    const fin = rec.events.find((e: { jobId: string; type: string }) => e.jobId === j.jobId && e.type === 'job_finished');
+    assert.equal(fin.data.exitCode, 4);
+    assert.equal(fin.data.status, 'failed');
+  });
+});
