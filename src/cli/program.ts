@@ -114,8 +114,9 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .passThroughOptions()
     // Options also come after ID (SPEC §4), up to `--` or the command's first word: commander passes
     // everything after ID through, and parseExecWords reads them as the fast path does.
-    .action(async (ref: string, words: string[], opts) => {
-      const parsed = parseExecWords(words, opts) ?? { cmd: [], opts };
+    .action(async (ref: string, words: string[], opts, command: Command) => {
+      const parsed = parseExecWords(words, opts);
+      if (!parsed) return command.help(); // -h or --help after ID
       setExit(await (require('./commands/exec.js') as typeof import('./commands/exec.js')).execCommand(client(), ref, parsed.cmd, parsed.opts));
     });
 

@@ -138,7 +138,7 @@ export function buildRouter(ctx: DaemonContext, monitor: Monitor, jobs: Jobs, st
     const limit = q.query.get('limit');
     const now = Date.now();
     return ctx.store.listJobs(s.id, {
-      statuses, background: bg === null ? undefined : bg === '1', limit: limit === null ? undefined : intParam(q.query, 'limit', 0),
+      statuses, background: bg === null || bg === '' ? undefined : bg === '1' || bg === 'true', limit: limit === null ? undefined : intParam(q.query, 'limit', 0),
     }).map((j) => jobView(j, now));
   });
 

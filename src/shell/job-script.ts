@@ -15,7 +15,8 @@ export interface JobScriptSpec {
 /**
  * The file the session's shell sources from PROMPT_COMMAND when the job's turn comes (the rcfile
  * defines the `__amux_*` helpers). The command text is a single-quoted word run by `eval`, so it is
- * parsed exactly as typed at a prompt and nothing around it can change its meaning; at top level,
+ * parsed exactly as typed at a prompt and nothing around it can change its meaning (`--`: a
+ * line that starts with `-` is a command, not an option of eval); at top level,
  * so `cd`, `export`, functions and aliases of a foreground job stay in the shell.
  *
  * - foreground: announces its start, then runs with stdout and stderr captured (still shown in the pane);
@@ -29,8 +30,8 @@ export function buildJobScript(spec: JobScriptSpec): string {
     case 'background':
       return `__amux_bg ${spec.seq} ${shellQuote(spec.streamDir)} ${cmd}\n`;
     case 'tty':
-      return `${start}\neval ${cmd}\n`;
+      return `${start}\neval -- ${cmd}\n`;
     case 'foreground':
-      return `${start}\n__amux_io_open ${shellQuote(spec.streamDir)}\neval ${cmd} >&"$__amux_o" 2>&"$__amux_e" {__amux_o}>&- {__amux_e}>&-\n`;
+      return `${start}\n__amux_io_open ${shellQuote(spec.streamDir)}\neval -- ${cmd} >&"$__amux_o" 2>&"$__amux_e" {__amux_o}>&- {__amux_e}>&-\n`;
   }
 }

@@ -69,7 +69,7 @@ __amux_bg() {
   (
     __amux_running=
     __amux_io_open "$2"
-    eval "$3" </dev/null >&"$__amux_o" 2>&"$__amux_e" {__amux_o}>&- {__amux_e}>&-
+    eval -- "$3" </dev/null >&"$__amux_o" 2>&"$__amux_e" {__amux_o}>&- {__amux_e}>&-
     __amux_s=$?
     __amux_io_close
     printf '%s\n' "$__amux_s" > "$__amux_exits/$__amux_sid.$1"

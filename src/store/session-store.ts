@@ -135,7 +135,7 @@ export class Store {
   /** The session's jobs, newest first; optionally only some statuses, only background ones, at most `limit`. */
   listJobs(sessionId: string, filter: { statuses?: readonly string[]; background?: boolean; limit?: number } = {}): JobRecord[] {
     let rows = (this.sql('SELECT * FROM jobs WHERE session_id = ? ORDER BY seq DESC').all(sessionId) as Row[]).map(toJob);
-    if (filter.statuses) rows = rows.filter((j) => filter.statuses!.includes(j.status));
+    if (filter.statuses?.length) rows = rows.filter((j) => filter.statuses!.includes(j.status));
     if (filter.background !== undefined) rows = rows.filter((j) => j.background === filter.background);
     return filter.limit === undefined ? rows : rows.slice(0, filter.limit);
   }

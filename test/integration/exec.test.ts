@@ -100,6 +100,10 @@ describe('amux exec: jobs in a shell session', () => {
     assert.equal(r.stdout, words.map((w) => `[${w}]\n`).join(''));
     const line = await h.run(['exec', sh, '--', `echo '$HOME' "quote'd" \`echo sub\``]);
     assert.equal(line.stdout, "$HOME quote'd sub\n");
+    // A shell line that starts with - is a command (not found), never an option of amux's own eval.
+    const dash = await h.run(['exec', sh, '--', '-n foo']);
+    assert.equal(dash.code, 127);
+    assert.match(dash.stderr, /-n: command not found/);
   });
 
   test('3 MiB of output: truncated flags, exact byte counts, the newest 1 MiB retained', async () => {
@@ -227,6 +231,12 @@ describe('amux exec: jobs in a shell session', () => {
     assert.equal(job.tty, true);
     assert.equal((await h.run(['logs', job.id])).stdout.trim(), 'on-a-tty');
     assert.equal((await h.run(['logs', job.id, '--stdout'])).code, 2);
+  });
+
+  test('exec ID --help shows the help of exec', async () => {
+    const r = await h.run(['exec', sh, '--help']);
+    assert.equal(r.code, 0);
+    assert.match(r.stdout, /Usage: amux exec/);
   });
 
   test('bad requests: clear one-line errors with the right exit codes', async () => {

@@ -27,14 +27,14 @@ describe('buildJobScript: the text of the script', () => {
     assert.equal(s, [
       `printf 'fg\\n' > "$__amux_exits/$__amux_sid.7.start"`,
       `__amux_io_open /state/jobs/abcd1234/7`,
-      `eval 'echo hi; ls' >&"$__amux_o" 2>&"$__amux_e" {__amux_o}>&- {__amux_e}>&-`,
+      `eval -- 'echo hi; ls' >&"$__amux_o" 2>&"$__amux_e" {__amux_o}>&- {__amux_e}>&-`,
       '',
     ].join('\n'));
   });
 
   test('tty: start notice, then the command on the terminal', () => {
     const s = buildJobScript({ seq: 12, mode: 'tty', script: 'vim x', streamDir });
-    assert.equal(s, `printf 'fg\\n' > "$__amux_exits/$__amux_sid.12.start"\neval 'vim x'\n`);
+    assert.equal(s, `printf 'fg\\n' > "$__amux_exits/$__amux_sid.12.start"\neval -- 'vim x'\n`);
   });
 
   test('background: one call of __amux_bg with seq, stream dir and command', () => {
@@ -52,8 +52,8 @@ describe('buildJobScript: the text of the script', () => {
         // What is left around the word is the fixed template: no piece of the command is outside it.
         const rest = parts.join('CMD');
         const expected = {
-          foreground: `printf 'fg\\n' > "$__amux_exits/$__amux_sid.5.start"\n__amux_io_open ${streamDir}\neval CMD >&"$__amux_o" 2>&"$__amux_e" {__amux_o}>&- {__amux_e}>&-\n`,
-          tty: `printf 'fg\\n' > "$__amux_exits/$__amux_sid.5.start"\neval CMD\n`,
+          foreground: `printf 'fg\\n' > "$__amux_exits/$__amux_sid.5.start"\n__amux_io_open ${streamDir}\neval -- CMD >&"$__amux_o" 2>&"$__amux_e" {__amux_o}>&- {__amux_e}>&-\n`,
+          tty: `printf 'fg\\n' > "$__amux_exits/$__amux_sid.5.start"\neval -- CMD\n`,
           background: `__amux_bg 5 ${streamDir} CMD\n`,
         }[mode];
         assert.equal(rest, expected);
@@ -74,7 +74,7 @@ describe('buildJobScript: the text of the script', () => {
   test('bash reads the quoted word back as exactly the command text', () => {
     // Replace `eval` with a printer of its arguments: the words bash passes are the text, unchanged.
     for (const text of HOSTILE) {
-      const s = buildJobScript({ seq: 1, mode: 'tty', script: text, streamDir }).replace(/^eval /m, "printf '%s\\0' ");
+      const s = buildJobScript({ seq: 1, mode: 'tty', script: text, streamDir }).replace(/^eval -- /m, "printf '%s\\0' ");
       const out = execFileSync('bash', ['-c', s.split('\n').slice(1).join('\n')], { encoding: 'utf8' });
       assert.deepEqual(out.split('\0').slice(0, -1), [text]);
     }
