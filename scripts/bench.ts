@@ -2,12 +2,14 @@
  * SPEC §8 benchmark: prints machine facts, a table of medians/p90 as ratios against floors measured
  * in the same run, and one `BENCH_JSON {…}` line. A benchmark, not a test: slow numbers are
  * reported as "NOT MET", never as a failing exit code. Sizes: BENCH_SESSIONS (100), BENCH_BIG
- * (1000), BENCH_RUNS (15), BENCH_CONCURRENCY (8, parallel session creation).
+ * (1000), BENCH_RUNS (15; the daemon job round trip takes twice as many), BENCH_CONCURRENCY (8,
+ * parallel session creation).
  */
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import { psPhase, rssPhase, runPhase, waitPhase } from './bench/cli-phases.js';
 import { Homes } from './bench/homes.js';
+import { jobPhase } from './bench/job-phase.js';
 import { abortChildren, isAborted } from './bench/measure.js';
 import { RefreshBench, type RefreshStats } from './bench/refresh-phase.js';
 import { errorRow, limitRow, mb, ratioRow, renderTable, valueRow, type Row } from './bench/report.js';
@@ -117,6 +119,19 @@ async function main(): Promise<void> {
       await h.cleanup();
     });
 
+    await phase('daemon job round trip (in-bench client)', async () => {
+      const h = homes.home('job');
+      const r = await jobPhase(h, 2 * sizes.runs);
+      const noGoal = { goal: 'no goal in SPEC; floor = one tmux call', met: undefined };
+      rows.push(
+        limitRow('floor: tmux display-message -p x (one tmux call, execFile)', r.tmux),
+        { ...ratioRow('  daemon: POST /v1/sessions/ID/jobs?stream=1 true, to end frame', r.stream, r.tmux), ...noGoal },
+        { ...ratioRow('  daemon: POST /v1/sessions/ID/jobs background true, to answer with pid', r.background, r.tmux), ...noGoal },
+      );
+      raw.job = r;
+      await h.cleanup();
+    });
+
     await phase('amux wait latency', async () => {
       const h = homes.home('wait');
       const w = await waitPhase(h, Math.max(10, sizes.runs));
@@ -178,7 +193,9 @@ async function main(): Promise<void> {
     '  ps, and one tmux source-file chained capture when fingerprints changed), via a child_process.spawn',
     '  wrapper; "all panes changed" types one character into every pane (one tmux call, not counted) 300 ms',
     '  before the timed refresh. wait latency = exit of the already-waiting `amux wait` minus the',
-    '  command\'s own `date +%s%N` written as its last act.',
+    '  command\'s own `date +%s%N` written as its last act. Job round trips: over the daemon socket with the',
+    '  CLI\'s own client (src/client/http.ts), in one warm shell session; each background job is waited for',
+    '  (untimed) before the next sample; their ratios are over the tmux display-message median of the same loop.',
   ].join('\n') + '\n\n');
   const goals = rows.map(({ metric, median, p90, value, goal, met }) => ({ metric, median, p90, value, goal, met }));
   process.stdout.write(`BENCH_JSON ${JSON.stringify({ machine: facts, sizes, goals, raw })}\n`);

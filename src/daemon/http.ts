@@ -45,7 +45,8 @@ export class Router {
           continue;
         }
         const result = await route.handler({ req, res, params, query: url.searchParams, body: () => parsed });
-        if (!res.headersSent && !res.writableEnded) sendJson(res, result === undefined ? 204 : 200, result);
+        // A handler may set a status (201 Created) and return the body.
+        if (!res.headersSent && !res.writableEnded) sendJson(res, result === undefined ? 204 : res.statusCode, result);
         return;
       }
       throw allowed

@@ -14,7 +14,7 @@ import { buildJobScript, type JobMode } from '../shell/job-script.js';
 import { paneTarget, typeJobArgs } from '../tmux/commands.js';
 import type { DaemonContext } from './context.js';
 import { readExitStatus } from './exit-files.js';
-import { JOB_STREAM_CAP, JOB_STREAM_CHUNK, logExtent, readLog } from './log-files.js';
+import { JOB_STREAM_CAP, JOB_STREAM_CHUNK, JOB_STREAM_KEEP, logExtent, pruneChunks, readLog } from './log-files.js';
 import { jobView } from './views.js';
 
 /** The body of `POST /v1/sessions/:ref/jobs`. */
@@ -26,6 +26,13 @@ export interface ExecRequest {
   /** Milliseconds; the job is killed (TERM, grace, KILL) and ends `killed` with exit code 124. */
   timeoutMs?: number;
 }
+
+/**
+ * A live reader holds a job's streams: the ring keeps every chunk until the reader has read it,
+ * so a fast writer cannot overtake it. Past this many unread bytes the reader lets go (the disk is
+ * not an unbounded buffer) and skips what is then dropped.
+ */
+const HOLD_LIMIT = 64 * 1024 * 1024;
 
 export type JobStream = 'stdout' | 'stderr';
 
@@ -69,6 +76,8 @@ export class Jobs {
   private readonly vanished = new Map<string, number>();
   /** Sessions whose shell runs a foreground job of amux's (then a quiet shell is not at its prompt). */
   private readonly foreground = new Map<string, string>();
+  /** Live readers per job (see HOLD_LIMIT): while there is one, `<streamDir>/hold` exists. */
+  private readonly readers = new Map<string, number>();
 
   constructor(private readonly ctx: DaemonContext) {
     // A session that ends takes its running jobs with it.
@@ -130,7 +139,7 @@ export class Jobs {
    * known). A foreground job keeps the session's turn until it ends; `abort` (the caller went
    * away) drops a job still waiting for its turn.
    */
-  async exec(sessionId: string, req: ExecRequest, abort?: AbortSignal): Promise<JobRecord> {
+  async exec(sessionId: string, req: ExecRequest, abort?: AbortSignal, hold = false): Promise<JobRecord> {
     const { command, mode, timeoutMs } = this.validate(req);
     this.assertOpen(this.ctx.store.getSession(sessionId)!);
     const release = await this.turn(sessionId);
@@ -140,7 +149,7 @@ export class Jobs {
       const s = this.ctx.store.getSession(sessionId)!;
       this.assertOpen(s);
       this.assertIdleShell(s);
-      started = await this.launch(s, command, mode, timeoutMs);
+      started = await this.launch(s, command, mode, timeoutMs, hold);
       return started;
     } finally {
       // A foreground job holds the turn until it ends; everything else gives it back now.
@@ -185,7 +194,13 @@ export class Jobs {
     }
   }
 
-  private async launch(s: SessionRecord, command: { display: string; script: string }, mode: JobMode, timeoutMs: number | null): Promise<JobRecord> {
+  /**
+   * Launches the job; with `hold`, its streams are held for a reader from its first byte (the
+   * caller then passes `held` to streamFrames, which lets go).
+   */
+  private async launch(
+    s: SessionRecord, command: { display: string; script: string }, mode: JobMode, timeoutMs: number | null, hold: boolean,
+  ): Promise<JobRecord> {
     const { ctx } = this;
     const seq = ctx.store.nextJobSeq(s.id);
     const id = jobId(s.id, seq);
@@ -199,6 +214,7 @@ export class Jobs {
       stdoutTruncated: false, stderrTruncated: false,
     };
     if (mode !== 'tty') mkdirSync(dir, { recursive: true, mode: 0o700 });
+    if (hold && mode !== 'tty') this.hold(id, dir);
     if (mode !== 'background') this.foreground.set(s.id, id);
     writeFileSync(script, buildJobScript({ seq, mode, script: command.script, streamDir: dir }), { mode: 0o600 });
     ctx.store.tx(() => {
@@ -217,6 +233,7 @@ export class Jobs {
       if (content === null) throw new AmuxError('operation_failed', `session ${s.id}: its shell did not start job ${id} within ${START_TIMEOUT_MS / 1000} s; is something running in it? ('amux logs ${s.id} --screen')`);
     } catch (err) {
       rmSync(script, { force: true }); // a late prompt must not run it after all
+      if (hold && mode !== 'tty') this.release(id, dir);
       this.finish(ctx.store.getJob(id)!, null, { status: 'failed', error: (err as Error).message });
       throw err;
     } finally {
@@ -447,8 +464,45 @@ export class Jobs {
    * a start frame (the job), stdout and stderr frames as they are written, an end frame (the job
    * as it ended). Bytes dropped from the ring before they were read are skipped.
    */
-  async streamFrames(j: JobRecord, res: ServerResponse, follow: boolean, streams: readonly JobStream[] = ['stdout', 'stderr']): Promise<void> {
+  async streamFrames(
+    j: JobRecord, res: ServerResponse, follow: boolean, streams: readonly JobStream[] = ['stdout', 'stderr'], held = false,
+  ): Promise<void> {
     const dir = streamDirOf(this.ctx, j.sessionId, j.seq);
+    let holding = held || (follow && j.status === 'running' && this.hold(j.id, dir));
+    try {
+      await this.writeFrames(j, dir, res, follow, streams, held, () => holding, () => {
+        if (holding) this.release(j.id, dir);
+        holding = false;
+      });
+    } finally {
+      if (holding) this.release(j.id, dir);
+    }
+  }
+
+  /** Takes a reader's hold on a job's streams; false when the job has none to hold. */
+  private hold(id: string, dir: string): boolean {
+    const n = (this.readers.get(id) ?? 0) + 1;
+    this.readers.set(id, n);
+    if (n === 1) writeFileSync(join(dir, 'hold'), '', { mode: 0o600 });
+    return true;
+  }
+
+  /** Lets go of a hold; the last reader out prunes the streams back to their cap. */
+  private release(id: string, dir: string): void {
+    const n = (this.readers.get(id) ?? 1) - 1;
+    if (n > 0) {
+      this.readers.set(id, n);
+      return;
+    }
+    this.readers.delete(id);
+    rmSync(join(dir, 'hold'), { force: true });
+    for (const st of ['stdout', 'stderr'] as const) pruneChunks(dir, PREFIX[st], JOB_STREAM_KEEP);
+  }
+
+  private async writeFrames(
+    j: JobRecord, dir: string, res: ServerResponse, follow: boolean, streams: readonly JobStream[],
+    fromStart: boolean, holding: () => boolean, letGo: () => void,
+  ): Promise<void> {
     res.useChunkedEncodingByDefault = false;
     res.shouldKeepAlive = false;
     res.writeHead(200, { 'content-type': 'application/vnd.amux.frames' });
@@ -462,7 +516,8 @@ export class Jobs {
     };
     await write(encodeFrame(FRAME.start, Buffer.from(JSON.stringify(jobView(j)))));
     const offsets: Record<JobStream, number> = { stdout: 0, stderr: 0 };
-    for (const st of streams) offsets[st] = streamTotals(dir, st).first;
+    // A reader held from the job's start reads every byte; one that comes later, the kept tail.
+    for (const st of streams) offsets[st] = fromStart ? logExtent(dir, JOB_STREAM_CHUNK, PREFIX[st]).first : streamTotals(dir, st).first;
     let wake: (() => void) | null = null;
     const onJob = (id: string) => {
       if (id === j.id) wake?.();
@@ -483,6 +538,7 @@ export class Jobs {
         // Read after looking at the status: once it ended, its streams were complete (the shell
         // drains them before it writes the exit status), so this read is the last one.
         for (const st of streams) {
+          if (holding() && streamTotals(dir, st).bytes - offsets[st] > HOLD_LIMIT) letGo();
           for (;;) {
             const r = readLog(dir, JOB_STREAM_CHUNK, offsets[st], 256 * 1024, PREFIX[st]);
             offsets[st] = Math.max(r.nextOffset, offsets[st]);

@@ -1,4 +1,4 @@
-import { closeSync, openSync, readSync, readdirSync, statSync } from 'node:fs';
+import { closeSync, openSync, readSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
@@ -134,4 +134,10 @@ export function readLog(logDir: string, chunkBytes: number, offset: number, limi
   }
   const data = Buffer.concat(parts);
   return { data, offset: start, nextOffset: start + data.length, extent };
+}
+
+/** Deletes all but the newest `keep` chunks of a stream (after a reader's hold, ADR 0009). */
+export function pruneChunks(dir: string, prefix: string, keep: number): void {
+  const indices = listChunks(dir, prefix);
+  for (const i of indices.slice(0, Math.max(0, indices.length - keep))) rmSync(join(dir, chunkName(i, prefix)), { force: true });
 }

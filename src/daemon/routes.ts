@@ -121,8 +121,9 @@ export function buildRouter(ctx: DaemonContext, monitor: Monitor, jobs: Jobs, st
     const req: ExecRequest = { ...b, timeoutMs: b.timeoutMs ?? (b.timeout == null ? undefined : durationField(b.timeout, 'timeout', 0)) };
     const abort = new AbortController();
     q.res.on('close', () => abort.abort());
-    const j = await jobs.exec(s.id, req, abort.signal);
-    if (q.query.get('stream') === '1' && !j.tty) return jobs.streamFrames(j, q.res, !j.background);
+    const stream = q.query.get('stream') === '1' && req.background !== true && req.tty !== true;
+    const j = await jobs.exec(s.id, req, abort.signal, stream);
+    if (stream) return jobs.streamFrames(j, q.res, true, undefined, true);
     q.res.statusCode = 201;
     return jobView(j);
   });

@@ -70,7 +70,7 @@ export async function createSession(ctx: DaemonContext, req: CreateSessionReques
     writeFileSync(sp.rcfile, buildRcfile({
       sessionId: id, nonce: record.nonce, envFile: sp.envFile, cwd: req.cwd, umask, jobsDir: sp.jobsDir,
       exitsDir: ctx.paths.exitsDir, firstJob: command ? 1 : null,
-      streamChunkBytes: JOB_STREAM_CHUNK, streamFilter: chunkFilter(JOB_STREAM_KEEP),
+      streamChunkBytes: JOB_STREAM_CHUNK, streamFilter: chunkFilter(JOB_STREAM_KEEP, true),
     }), { mode: 0o600 });
     ctx.store.tx(() => {
       ctx.store.insertSession(record);

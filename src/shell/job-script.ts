@@ -32,6 +32,6 @@ export function buildJobScript(spec: JobScriptSpec): string {
     case 'tty':
       return `${start}\neval -- ${cmd}\n`;
     case 'foreground':
-      return `${start}\n__amux_io_open ${shellQuote(spec.streamDir)}\neval -- ${cmd} >&"$__amux_o" 2>&"$__amux_e" {__amux_o}>&- {__amux_e}>&-\n`;
+      return `${start}\n__amux_io_open ${shellQuote(spec.streamDir)}\neval -- ${cmd} >&"$__amux_o" 2>&"$__amux_e" {__amux_o}>&- {__amux_e}>&- {__amux_sync}>&-\n`;
   }
 }

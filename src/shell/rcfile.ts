@@ -47,18 +47,21 @@ __amux_next=${spec.firstJob ?? ''}
 __amux_io=
 # Captures the stdout and stderr of an \`amux exec\` job (ADR 0009): each stream goes through a pipeline
 # that copies it to the pane, for anyone attached, and into a capped ring of chunk files in dir $1.
-# The job writes to fds $__amux_o and $__amux_e; __amux_io_close waits until both pipelines drained.
-# The pipelines ignore the signals that end a job, so that they drain what it wrote before it died.
+# The job writes to fds $__amux_o and $__amux_e. The pipelines are not children of the shell (the
+# process substitution starts them in the background and ends at once), so a bare \`wait\` in a job
+# does not wait for them; each writes one byte to the sync pipe $__amux_sync when it has drained,
+# and __amux_io_close reads both. They ignore the signals that end a job, to drain what it wrote.
 __amux_io_open() {
-  exec {__amux_o}> >(trap '' INT TERM HUP; exec 4>&1; tee -- /dev/fd/4 | SHELL=/bin/sh exec split -b ${spec.streamChunkBytes} -a 6 -d --filter=${q(spec.streamFilter)} - "$1/out.")
-  __amux_io=$!
-  exec {__amux_e}> >(trap '' INT TERM HUP; exec 4>&2; tee -- /dev/fd/4 | SHELL=/bin/sh exec split -b ${spec.streamChunkBytes} -a 6 -d --filter=${q(spec.streamFilter)} - "$1/err.")
-  __amux_io+=" $!"
+  exec {__amux_sync}<> <(:)
+  exec {__amux_o}> >(trap '' INT TERM HUP; { tee -a --output-error=warn -- /dev/fd/4 | SHELL=/bin/sh split -b ${spec.streamChunkBytes} -a 6 -d --filter=${q(spec.streamFilter)} - "$1/out."; printf o >&5; } 4>&1 5>&$__amux_sync 0<&0 &)
+  exec {__amux_e}> >(exec {__amux_o}>&-; trap '' INT TERM HUP; { tee -a --output-error=warn -- /dev/fd/4 | SHELL=/bin/sh split -b ${spec.streamChunkBytes} -a 6 -d --filter=${q(spec.streamFilter)} - "$1/err."; printf e >&5; } 4>&2 5>&$__amux_sync 0<&0 &)
+  __amux_io=1
 }
 __amux_io_close() {
   if [[ -n $__amux_io ]]; then
     exec {__amux_o}>&- {__amux_e}>&-
-    wait $__amux_io 2>/dev/null
+    read -r -N 2 -u "$__amux_sync" __amux_io
+    exec {__amux_sync}>&-
     __amux_io=
   fi
 }
@@ -68,11 +71,18 @@ __amux_io_close() {
 __amux_bg() {
   (
     __amux_running=
+    __amux_seq=$1
+    __amux_cmd=$3
+    # This subshell outlives its command to report it: \`exit\`, \`set -e\` or \`exec\` end only the
+    # inner subshell, and a TERM to the job's process group ends the command, not the reporter
+    # (caught signals are reset to their defaults in the inner subshell and in programs).
+    trap : TERM HUP
     __amux_io_open "$2"
-    eval -- "$3" </dev/null >&"$__amux_o" 2>&"$__amux_e" {__amux_o}>&- {__amux_e}>&-
+    set --
+    ( eval -- "$__amux_cmd" ) </dev/null >&"$__amux_o" 2>&"$__amux_e" {__amux_o}>&- {__amux_e}>&- {__amux_sync}>&-
     __amux_s=$?
     __amux_io_close
-    printf '%s\n' "$__amux_s" > "$__amux_exits/$__amux_sid.$1"
+    printf '%s\n' "$__amux_s" > "$__amux_exits/$__amux_sid.$__amux_seq"
   ) &
   printf '%s\n' "$!" > "$__amux_exits/$__amux_sid.$1.start"
   # Out of the job table: no "Done" notice in the pane; amux tracks and kills it (by process group).
@@ -98,6 +108,9 @@ __amux_done() {
 __amux_pre() {
   local s=$?
   if [[ -n $__amux_running ]]; then __amux_done "$s"; fi
+  # amux only hands over a job at an idle prompt: one still \`running\` here is suspended (Ctrl-Z),
+  # and it ends as stopped (128+SIGTSTP) so that the shell takes new jobs; it stays in \`jobs\`.
+  if [[ -n $__amux_next && -n $__amux_running ]]; then __amux_finish "$__amux_running" 148; fi
   if [[ -n $__amux_next && -z $__amux_running ]]; then
     __amux_running=$__amux_next
     __amux_next=

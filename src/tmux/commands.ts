@@ -60,10 +60,14 @@ export function newSessionArgs(spec: NewSessionSpec): string[] {
 /**
  * The /bin/sh filter `split` runs for each new chunk ($FILE = its path): drop the chunk that
  * falls out of the cap, then copy this chunk's bytes. POSIX sh only (dash); no user data in it.
+ * The chunk is named by $FILE's suffix, so the directory may hold dots.
  */
-export function chunkFilter(keep: number): string {
+export function chunkFilter(keep: number, honourHold = false): string {
   const k = Math.max(1, Math.floor(keep));
-  return `n=$(expr "\${FILE##*.}" + 0); k=$(expr "$n" - ${k}); if [ "$k" -ge 0 ]; then rm -f "\${FILE%.*}.$(printf %06d "$k")"; fi; exec cat > "$FILE"`;
+  // With honourHold (job streams, ADR 0009), a file `hold` beside the chunks keeps them all while a
+  // live reader is behind; the daemon prunes to the cap when it lets go.
+  const hold = honourHold ? ' && [ ! -e "${FILE%/*}/hold" ]' : '';
+  return `n=$(expr "\${FILE##*.}" + 0); k=$(expr "$n" - ${k}); if [ "$k" -ge 0 ]${hold}; then rm -f "\${FILE%.*}.$(printf %06d "$k")"; fi; exec cat > "$FILE"`;
 }
 
 export function listPanesArgs(): string[] {

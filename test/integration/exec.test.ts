@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { request } from 'node:http';
 import { createServer } from 'node:net';
 import { after, describe, test } from 'node:test';
-import { amuxHome, sleep } from '../helpers/amux.js';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { amuxHome, BIN, sleep } from '../helpers/amux.js';
 
 /** A TCP port free right now (the background server of a test binds it). */
 function freePort(): Promise<number> {
@@ -126,6 +129,22 @@ describe('amux exec: jobs in a shell session', () => {
     assert.equal(page.truncated, true);
   });
 
+  test('a slow reader of a foreground job still gets every byte (the ring waits for it), then the cap holds', async () => {
+    const expected = execFileSync('seq', ['1', '1500000'], { maxBuffer: 64 * 1024 * 1024 });
+    // The reader sleeps while the job writes 10 MB, far more than the 1 MiB ring.
+    const got = execFileSync('bash', ['-c', `"${process.execPath}" "${BIN}" exec ${sh} -- 'seq 1 1500000' | (sleep 2; cat)`], {
+      env: { ...process.env, AMUX_HOME: h.home, NODE_EXTRA_CA_CERTS: '' }, maxBuffer: 64 * 1024 * 1024,
+    });
+    assert.equal(got.length, expected.length);
+    assert.ok(got.equals(expected), 'byte-exact');
+    const [job] = JSON.parse(await h.ok(['jobs', sh, '--json', '-n', '1']));
+    assert.equal(job.stdoutBytes, expected.length);
+    const dir = join(h.home, 'sessions', sh, 'jobs', String(job.seq));
+    const chunks = readdirSync(dir).filter((f) => f.startsWith('out.'));
+    assert.ok(chunks.length <= 5, `pruned back to the cap once the reader let go: ${chunks.join(' ')}`);
+    assert.equal(existsSync(join(dir, 'hold')), false);
+  });
+
   test('job ids are job-<session>-<seq>, in order, listed newest first', async () => {
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) ids.push(JSON.parse(await h.ok(['exec', '--json', sh, '--', 'true'])).jobId);
@@ -231,6 +250,29 @@ describe('amux exec: jobs in a shell session', () => {
     assert.equal(job.tty, true);
     assert.equal((await h.run(['logs', job.id])).stdout.trim(), 'on-a-tty');
     assert.equal((await h.run(['logs', job.id, '--stdout'])).code, 2);
+  });
+
+  test('the API: POST /v1/sessions/{ref}/jobs answers 201 with the started job; GET /v1/jobs/{id} has it', async () => {
+    const call = (method: string, path: string, body?: unknown) => new Promise<{ status: number; json: any }>((resolve, reject) => {
+      const req = request({ socketPath: join(h.home, 'amux.sock'), method, path, headers: { 'content-type': 'application/json' } }, (res) => {
+        const parts: Buffer[] = [];
+        res.on('data', (d: Buffer) => parts.push(d));
+        res.on('end', () => resolve({ status: res.statusCode!, json: JSON.parse(Buffer.concat(parts).toString() || 'null') }));
+      });
+      req.on('error', reject);
+      req.end(body === undefined ? undefined : JSON.stringify(body));
+    });
+    const made = await call('POST', `/v1/sessions/${sh}/jobs`, { argv: ['printf', '%s', 'api'], background: true });
+    assert.equal(made.status, 201);
+    assert.equal(made.json.background, true);
+    assert.equal(typeof made.json.pid, 'number');
+    await h.ok(['wait', made.json.id]);
+    const got = await call('GET', `/v1/jobs/${made.json.id}`);
+    assert.equal(got.status, 200);
+    assert.equal(got.json.status, 'completed');
+    assert.equal(got.json.stdoutBytes, 3);
+    const out = await h.run(['logs', made.json.id, '--stdout']);
+    assert.equal(out.stdout, 'api');
   });
 
   test('exec ID --help shows the help of exec', async () => {

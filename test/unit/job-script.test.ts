@@ -27,7 +27,7 @@ describe('buildJobScript: the text of the script', () => {
     assert.equal(s, [
       `printf 'fg\\n' > "$__amux_exits/$__amux_sid.7.start"`,
       `__amux_io_open /state/jobs/abcd1234/7`,
-      `eval -- 'echo hi; ls' >&"$__amux_o" 2>&"$__amux_e" {__amux_o}>&- {__amux_e}>&-`,
+      `eval -- 'echo hi; ls' >&"$__amux_o" 2>&"$__amux_e" {__amux_o}>&- {__amux_e}>&- {__amux_sync}>&-`,
       '',
     ].join('\n'));
   });
@@ -52,7 +52,7 @@ describe('buildJobScript: the text of the script', () => {
         // What is left around the word is the fixed template: no piece of the command is outside it.
         const rest = parts.join('CMD');
         const expected = {
-          foreground: `printf 'fg\\n' > "$__amux_exits/$__amux_sid.5.start"\n__amux_io_open ${streamDir}\neval -- CMD >&"$__amux_o" 2>&"$__amux_e" {__amux_o}>&- {__amux_e}>&-\n`,
+          foreground: `printf 'fg\\n' > "$__amux_exits/$__amux_sid.5.start"\n__amux_io_open ${streamDir}\neval -- CMD >&"$__amux_o" 2>&"$__amux_e" {__amux_o}>&- {__amux_e}>&- {__amux_sync}>&-\n`,
           tty: `printf 'fg\\n' > "$__amux_exits/$__amux_sid.5.start"\neval -- CMD\n`,
           background: `__amux_bg 5 ${streamDir} CMD\n`,
         }[mode];
@@ -102,7 +102,7 @@ describe('buildJobScript: run by bash', () => {
     const prelude = [
       '__amux_exits=$T_EXITS',
       '__amux_sid=abcd1234',
-      '__amux_io_open() { printf \'%s\' "$1" > "$__amux_exits/io_open.arg"; exec {__amux_o}>"$1/out" {__amux_e}>"$1/err"; }',
+      '__amux_io_open() { printf \'%s\' "$1" > "$__amux_exits/io_open.arg"; exec {__amux_o}>"$1/out" {__amux_e}>"$1/err" {__amux_sync}>/dev/null; }',
       '__amux_bg() {',
       '  printf \'%s\\0\' "$@" > "$__amux_exits/bg.args"',
       '  ( eval "$3" </dev/null >"$2/out" 2>"$2/err"; printf \'%s\\n\' "$?" > "$__amux_exits/$__amux_sid.$1" )',
