@@ -9,10 +9,24 @@ export class InterruptForwarder {
   count = 0;
   private id: string | null = null;
   private onLeave: (() => void) | null = null;
+  /** Called instead, when Ctrl-C comes before attach (a job still waiting for its turn). */
+  private onEarly: (() => void) | null = null;
+  /** Ctrl-C came before attach and cancelled the request. */
+  cancelled = false;
   private readonly handler = () => {
+    if (!this.id && this.onEarly) {
+      this.cancelled = true;
+      this.onEarly();
+      return;
+    }
     if (++this.count > 1) this.onLeave?.();
     else if (this.id) this.forward();
   };
+
+  /** Ctrl-C before attach cancels instead of waiting to be forwarded (exec: the daemon drops a queued job whose caller left). */
+  cancelBeforeAttach(cancel: (() => void) | null): void {
+    this.onEarly = cancel;
+  }
 
   constructor(private readonly client: Client) {
     process.on('SIGINT', this.handler);

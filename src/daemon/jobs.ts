@@ -9,7 +9,7 @@ import { parseSignal, signalFromStatus, signalNumber } from '../core/signals.js'
 import { isTerminal } from '../core/types.js';
 import { AmuxError } from '../errors.js';
 import { sessionPaths } from '../paths.js';
-import { isAlive, signalGroup, terminalForeground } from '../process/process-table.js';
+import { childrenOf, isAlive, processGroup, signalGroup, terminalForeground } from '../process/process-table.js';
 import { buildJobScript, type JobMode } from '../shell/job-script.js';
 import { paneTarget, typeJobArgs } from '../tmux/commands.js';
 import type { DaemonContext } from './context.js';
@@ -39,6 +39,7 @@ export type JobStream = 'stdout' | 'stderr';
 /** How long a typed job may take to be picked up by the shell. */
 const START_TIMEOUT_MS = 10_000;
 const TIMEOUT_GRACE_MS = 5000;
+const MAX_TIMER_MS = 2 ** 31 - 1;
 /** A background job whose process group is gone without an exit file gets this long to write one. */
 const VANISH_GRACE_MS = 1000;
 const PREFIX: Record<JobStream, string> = { stdout: 'out.', stderr: 'err.' };
@@ -90,10 +91,38 @@ export class Jobs {
       const s = this.ctx.store.getSession(j.sessionId);
       if (!s || this.followsSession(s, j)) continue;
       if (isTerminal(s.status)) this.endWithSession(s, j);
-      else if (!this.checkExit(j)) {
-        if (!j.background) this.foreground.set(s.id, j.id);
-        this.arm(j);
-      }
+      else if (!this.checkExit(j)) this.adopt(j);
+    }
+  }
+
+  /**
+   * A job that was running when the daemon started: its pid from its start notice; one that never
+   * started (the daemon died between typing it and its start) fails; a foreground one holds its
+   * session's turn again, so that nothing is typed into it.
+   */
+  private adopt(j: JobRecord): void {
+    const start = this.readStart(j.sessionId, j.seq);
+    if (start === null) {
+      if (Date.now() - j.startedAt < START_TIMEOUT_MS) return void setTimeout(() => this.reconcile(), START_TIMEOUT_MS).unref();
+      rmSync(sessionPaths(this.ctx.paths, j.sessionId).jobScript(j.seq), { force: true });
+      this.finish(j, null, { status: 'failed', error: 'the daemon stopped before the shell started the job' });
+      return;
+    }
+    if (j.background && !j.pid && Number(start)) this.ctx.store.updateJob(j.id, { pid: Number(start) });
+    if (!j.background) {
+      this.foreground.set(j.sessionId, j.id);
+      if (!this.turns.has(j.sessionId)) this.turns.set(j.sessionId, this.waitEnded(j.id).then(() => undefined));
+    }
+    this.arm(this.ctx.store.getJob(j.id)!);
+  }
+
+  /** The content of a job's start notice (a pid, or `fg`), or null when there is none yet. */
+  private readStart(sessionId: string, seq: number): string | null {
+    try {
+      const text = readFileSync(`${join(this.ctx.paths.exitsDir, `${sessionId}.${seq}`)}.start`, 'latin1');
+      return text.endsWith('\n') ? text.trim() : null;
+    } catch {
+      return null;
     }
   }
 
@@ -185,6 +214,10 @@ export class Jobs {
 
   /** "session busy": the shell runs something amux did not queue (its main command, or a typed command). */
   private assertIdleShell(s: SessionRecord): void {
+    const mine = this.foreground.get(s.id);
+    if (mine) {
+      throw new AmuxError('invalid_state', `session ${s.id} is busy: job ${mine} still runs in its shell; wait for it ('amux wait ${mine}') or kill it`);
+    }
     if (s.hasCommand && this.ctx.store.getJob(jobId(s.id, 1))?.status === 'running') {
       throw new AmuxError('invalid_state', `session ${s.id} is busy: its main command is still running; wait for it ('amux wait ${s.id}') or exec in a shell session`);
     }
@@ -215,7 +248,6 @@ export class Jobs {
     };
     if (mode !== 'tty') mkdirSync(dir, { recursive: true, mode: 0o700 });
     if (hold && mode !== 'tty') this.hold(id, dir);
-    if (mode !== 'background') this.foreground.set(s.id, id);
     writeFileSync(script, buildJobScript({ seq, mode, script: command.script, streamDir: dir }), { mode: 0o600 });
     ctx.store.tx(() => {
       ctx.store.insertJob(record);
@@ -225,6 +257,7 @@ export class Jobs {
         createdAt: now,
       });
     });
+    if (mode !== 'background') this.foreground.set(s.id, id);
     const startFile = `${join(ctx.paths.exitsDir, `${s.id}.${seq}`)}.start`;
     const started = new Promise<string>((resolve) => this.starting.set(id, resolve));
     try {
@@ -369,6 +402,13 @@ export class Jobs {
   /** The session ended under a running job: its real exit if the shell wrote one, else it ended with the session. */
   private endWithSession(s: SessionRecord, j: JobRecord): void {
     if (this.checkExit(j)) return;
+    // A background job must not outlive its session (nothing could reach it afterwards): TERM
+    // now, KILL a moment later, as \`amux kill\` does.
+    if (j.background && j.pid && signalGroup(j.pid, 'SIGTERM')) {
+      setTimeout(() => signalGroup(j.pid!, 'SIGKILL'), 2000).unref();
+      this.finish(j, null, { status: 'killed', error: `the session ended (${s.status}); amux ended the job with it` });
+      return;
+    }
     const killed = s.status === 'stopped' || s.status === 'expired';
     this.finish(j, null, { status: killed ? 'killed' : 'failed', error: `the session ended (${s.status}) while the job ran` });
   }
@@ -398,9 +438,11 @@ export class Jobs {
     const left = Math.max(0, j.startedAt + j.timeoutMs - Date.now());
     const t = setTimeout(() => {
       this.timers.delete(j.id);
+      // Node fires timers of more than 2^31-1 ms at once: long timeouts go in steps.
+      if (left > MAX_TIMER_MS) return this.arm(j);
       const cur = this.ctx.store.getJob(j.id);
       if (cur?.status === 'running') this.kill(cur, 'TERM', TIMEOUT_GRACE_MS, 'timeout').catch(() => undefined);
-    }, left);
+    }, Math.min(left, MAX_TIMER_MS));
     t.unref();
     this.timers.set(j.id, t);
   }
@@ -428,6 +470,13 @@ export class Jobs {
         process.kill(s.pid!, 'SIGINT');
       } catch {
         return false;
+      }
+      // Other process groups among the shell's children: what the job started with \`&\` (holding its
+      // output open), or the job itself when it is stopped (Ctrl-Z), woken to receive the signal.
+      for (const g of this.childGroups(s.pid!)) {
+        signalGroup(g, sig);
+        signalGroup(g, 'SIGCONT');
+        seen.add(g);
       }
       if (fg === s.pid) return true;
       seen.add(fg);
@@ -457,6 +506,20 @@ export class Jobs {
       return this.finish(this.ctx.store.getJob(j.id)!, 128 + signalNumber(sig));
     }
     return this.ctx.store.getJob(j.id)!;
+  }
+
+  /**
+   * Process groups of the shell's children, except the shell's own (the capture pipelines) and
+   * those of amux's background jobs (they are jobs of their own).
+   */
+  private childGroups(shellPid: number): number[] {
+    const mine = new Set(this.ctx.store.runningJobs().filter((x) => x.background && x.pid).map((x) => x.pid!));
+    const groups = new Set<number>();
+    for (const c of childrenOf(shellPid)) {
+      const g = processGroup(c);
+      if (g !== null && g !== shellPid && !mine.has(g)) groups.add(g);
+    }
+    return [...groups];
   }
 
   /**
@@ -512,7 +575,14 @@ export class Jobs {
     });
     const write = async (b: Buffer) => {
       if (closed) return;
-      if (!res.write(b)) await new Promise<void>((r) => res.once('drain', () => r()).once('close', () => r()));
+      if (res.write(b)) return;
+      await new Promise<void>((r) => {
+        const done = () => {
+          res.off('drain', done).off('close', done);
+          r();
+        };
+        res.on('drain', done).on('close', done);
+      });
     };
     await write(encodeFrame(FRAME.start, Buffer.from(JSON.stringify(jobView(j)))));
     const offsets: Record<JobStream, number> = { stdout: 0, stderr: 0 };

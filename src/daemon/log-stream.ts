@@ -56,7 +56,9 @@ export async function streamLogs(ctx: DaemonContext, s: SessionRecord, q: LogQue
   const chunk = s.logChunkBytes;
   const stream = new MarkerStream(s.nonce);
   const first = readLog(dir, chunk, q.sinceOffset, q.follow ? PAGE : Math.min(q.limit, PAGE * 64));
-  const filter = new JobFilter(q.job, first.offset > 0);
+  // Job 1 starts with the log: when its start was dropped, the kept log is inside it. A later job's
+  // start marker is further on; when it was dropped, nothing of the job is known to be left.
+  const filter = new JobFilter(q.job, first.offset > 0 && q.job === 1);
   const headers: Record<string, string> = {
     'content-type': 'application/octet-stream',
     'x-amux-offset': String(first.offset),

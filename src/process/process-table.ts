@@ -87,6 +87,16 @@ export function terminalForeground(pid: number): number | null {
   }
 }
 
+/** The process group of `pid` (field 5 of /proc/<pid>/stat); null when it is gone. */
+export function processGroup(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]) || null;
+  } catch {
+    return null;
+  }
+}
+
 /** Sends `signal` to process group `pgid` (0: only checks that it exists); false when no such group is left. */
 export function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
   try {

@@ -310,6 +310,81 @@ describe('amux exec: jobs in a shell session', () => {
     assert.match(s.error, /shell/);
   });
 
+  test('a bare wait inside a job returns (the capture pipelines are not children of the shell)', async () => {
+    const r = await h.run(['exec', sh, '--', 'echo before; wait; echo after']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, 'before\nafter\n');
+  });
+
+  test('a background job reports its own status after exit N, set -e, or exec', async () => {
+    const code = async (cmd: string) => {
+      const [id] = (await h.ok(['exec', '-b', sh, '--', cmd])).split(' ');
+      return (await h.run(['wait', id!])).code;
+    };
+    assert.equal(await code('echo x; exit 5'), 5);
+    assert.equal(await code('set -e; false; echo not-reached'), 1);
+    assert.equal(await code('exec sh -c "exit 6"'), 6);
+    assert.equal(await code('echo $#'), 0, 'amux passes no arguments of its own to the command');
+  });
+
+  test('killing a foreground job whose background child holds its output ends it, and the shell takes the next job', async () => {
+    const fg = h.run(['exec', sh, '--', 'sleep 300 & echo started']);
+    let fgId = '';
+    for (let i = 0; i < 100 && !fgId; i++) {
+      const running = JSON.parse(await h.ok(['jobs', sh, '--json', '--status', 'running']));
+      fgId = running.find((j: { background: boolean }) => !j.background)?.id ?? '';
+      if (!fgId) await sleep(100);
+    }
+    assert.ok(fgId);
+    await sleep(300);
+    assert.equal((await h.run(['kill', '--grace', '2s', fgId])).code, 0);
+    const r = await fg;
+    assert.equal(r.stdout, 'started\n');
+    assert.notEqual(r.code, 0);
+    assert.equal((await h.run(['exec', sh, '--', 'echo next'])).stdout, 'next\n');
+  });
+
+  test('background jobs end with their session', async () => {
+    const one = await h.ok(['run']);
+    await h.until(one, (x) => x.status === 'idle');
+    const [bg, pid] = (await h.ok(['exec', '-b', one, '--', 'sleep 300'])).split(' ');
+    await h.run(['exec', one, '--', 'exit 3']);
+    await h.until(one, (x) => x.status === 'failed');
+    const job = JSON.parse(await h.ok(['jobs', one, '--json'])).find((j: { id: string }) => j.id === bg);
+    assert.equal(job.status, 'killed');
+    let alive = true;
+    for (let i = 0; i < 50 && alive; i++) {
+      try {
+        process.kill(-Number(pid), 0);
+        await sleep(100);
+      } catch {
+        alive = false;
+      }
+    }
+    assert.equal(alive, false, 'its process group is gone');
+  });
+
+  test('after a daemon restart, a running foreground job still holds the shell: the next exec waits its turn', async () => {
+    const one = await h.ok(['run']);
+    await h.until(one, (x) => x.status === 'idle');
+    const fg = h.run(['exec', one, '--', 'read -r line; echo "got [$line]"']);
+    for (let i = 0; i < 100; i++) {
+      if (JSON.parse(await h.ok(['jobs', one, '--json', '--status', 'running'])).length) break;
+      await sleep(100);
+    }
+    process.kill(h.daemonPid()!, 'SIGKILL');
+    await fg; // its stream ended with the daemon
+    const next = h.run(['exec', one, '--', 'echo typed']);
+    await sleep(500);
+    await h.ok(['send', one, 'hello']);
+    const r = await next;
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, 'typed\n');
+    const [, first] = JSON.parse(await h.ok(['jobs', one, '--json', '-n', '2']));
+    assert.equal(first.status, 'completed');
+    assert.equal((await h.run(['logs', first.id, '--stdout'])).stdout, 'got [hello]\n', 'nothing was typed into the waiting job');
+  });
+
   test('exec into a finished session is refused; into a running main command: busy', async () => {
     const done = await h.ok(['run', '--', 'true']);
     await h.run(['wait', done]);

@@ -68,7 +68,20 @@ export async function execCommand(client: Client, ref: string, args: string[], o
 }
 
 async function execCaptured(client: Client, path: string, body: object, opts: ExecOptions, sigint: InterruptForwarder): Promise<number> {
-  const res = await client.raw('POST', `${path}?stream=1`, body);
+  const request = client.raw('POST', `${path}?stream=1`, body);
+  let res: Awaited<typeof request>;
+  try {
+    res = await new Promise<Awaited<typeof request>>((resolve, reject) => {
+      sigint.cancelBeforeAttach(() => reject(new AmuxError('operation_failed', 'interrupted before the job started; it will not run')));
+      request.then(resolve, reject);
+    });
+  } catch (e) {
+    if (sigint.cancelled) {
+      process.stderr.write('amux: interrupted before the job started; it will not run\n');
+      process.exit(130); // closes the request: the daemon drops the job from the session's queue
+    }
+    throw e;
+  }
   const parser = new FrameParser();
   const out = new Tail();
   const err = new Tail();
@@ -79,6 +92,7 @@ async function execCaptured(client: Client, path: string, body: object, opts: Ex
       for (const f of parser.push(chunk)) {
         if (f.type === FRAME.start) {
           started = JSON.parse(f.payload.toString('utf8')) as JobView;
+          sigint.cancelBeforeAttach(null);
           sigint.attach(started.sessionId, () => res.destroy());
         } else if (f.type === FRAME.stdout) {
           if (opts.json) out.push(f.payload);

@@ -72,7 +72,15 @@ export async function logsCommand(client: Client, ref: string, opts: LogsOptions
     }
   }
   if (!opts.raw) await writeOut(renderer.push(decoder.end()) + renderer.end());
-  return followEnded(client, target);
+  return job ? jobFollowEnded(client, `job-${job.sessionId}-${job.seq}`) : followEnded(client, target);
+}
+
+/** A job's follow ends at its end marker; if the job still runs, the daemon went away under us. */
+async function jobFollowEnded(client: Client, id: string): Promise<number> {
+  const view = await client.json<JobView>('GET', `/v1/jobs/${id}`);
+  if (view.status !== 'running') return 0;
+  process.stderr.write(`amux: the daemon stopped while following ${id}; the job keeps running ('amux logs -f ${id}' to go on)\n`);
+  return EXIT.daemon;
 }
 
 /** A follow ends when the session has; if it is still live, the daemon went away under us. */
