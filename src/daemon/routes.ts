@@ -146,6 +146,7 @@ export function buildRouter(ctx: DaemonContext, monitor: Monitor, jobs: Jobs, st
   r.on('GET', '/v1/jobs/:id', async (q) => jobView(jobs.get(q.params.id!)));
 
   r.on('POST', '/v1/jobs/:id/kill', async (q) => {
+    if (!parseJobId(q.params.id!)) throw new AmuxError('invalid_argument', `'${q.params.id}' is not a job id (job-<session>-<n>); to kill a session: POST /v1/sessions/{ref}/kill`);
     const t = resolveTarget(ctx, q.params.id!);
     const b = await body(q);
     const grace = durationField(b.graceMs, 'grace', DEFAULT_GRACE_MS);
