@@ -58,6 +58,11 @@ export function exitFile(paths: AmuxPaths, id: string, seq: number): string {
   return join(paths.exitsDir, `${id}.${seq}`);
 }
 
+/** Start notice of job `seq` (`exits/<id>.<seq>.start`): a background job's pid, or `fg`; written by the shell. */
+export function startFile(paths: AmuxPaths, id: string, seq: number): string {
+  return `${exitFile(paths, id, seq)}.start`;
+}
+
 /** Unix socket paths are limited to 107 bytes on Linux (sun_path is 108 with the NUL). */
 export const MAX_SOCKET_PATH = 107;
 

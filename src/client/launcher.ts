@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { spawn } from 'node:child_process';
 import { closeSync, openSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -6,7 +7,6 @@ import { ensureDir, type AmuxPaths } from '../paths.js';
 import { isNotRunning, send } from './http.js';
 
 const START_TIMEOUT_MS = 15_000;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Path of the daemon's entry script, next to this file in the build. */
 export function daemonEntry(): string {

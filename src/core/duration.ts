@@ -35,6 +35,14 @@ export function formatAge(ms: number): string {
   return `${Math.floor(s / 86_400)}d`;
 }
 
+/** A duration as people write it: `850ms`, `1s`, `1.5s`, `3m5s`, `2h10m`. */
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)}ms`;
+  if (ms < 60_000) return ms % 1000 === 0 ? `${ms / 1000}s` : `${(ms / 1000).toFixed(1)}s`;
+  const s = Math.floor(ms / 1000);
+  return s < 3600 ? `${Math.floor(s / 60)}m${s % 60}s` : `${Math.floor(s / 3600)}h${Math.floor((s % 3600) / 60)}m`;
+}
+
 /** Parses a byte size: `8MiB`, `512KiB`, `1048576`, `2MB`. */
 export function parseBytes(input: string, what = 'size'): number {
   const m = /^(\d+(?:\.\d+)?)\s*(b|kib|kb|k|mib|mb|m|gib|gb|g)?$/i.exec(String(input).trim());

@@ -1,14 +1,16 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { mkdirSync, readFileSync, rmSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
 import { join } from 'node:path';
 import type { ServerResponse } from 'node:http';
 import { resolveCommand } from '../core/command.js';
+import { formatDuration } from '../core/duration.js';
 import { encodeFrame, FRAME } from '../core/frames.js';
 import { jobId, parseJobId } from '../core/ids.js';
 import type { JobRecord, JobStatus, SessionRecord } from '../core/records.js';
 import { parseSignal, signalFromStatus, signalNumber } from '../core/signals.js';
 import { isTerminal } from '../core/types.js';
 import { AmuxError } from '../errors.js';
-import { sessionPaths } from '../paths.js';
+import { sessionPaths, startFile } from '../paths.js';
 import { childrenOf, isAlive, processGroup, signalGroup, terminalForeground } from '../process/process-table.js';
 import { buildJobScript, type JobMode } from '../shell/job-script.js';
 import { paneTarget, typeJobArgs } from '../tmux/commands.js';
@@ -43,14 +45,6 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 /** A background job whose process group is gone without an exit file gets this long to write one. */
 const VANISH_GRACE_MS = 1000;
 const PREFIX: Record<JobStream, string> = { stdout: 'out.', stderr: 'err.' };
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const humanMs = (ms: number) => (ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`);
-
-/** `exits/<sid>.<seq>.start` → `job-<sid>-<seq>`. */
-function jobIdOfStart(file: string): string {
-  const m = /([0-9a-f]{8})\.(\d+)\.start$/.exec(file)!;
-  return jobId(m[1]!, Number(m[2]));
-}
 
 export function streamDirOf(ctx: DaemonContext, sessionId: string, seq: number): string {
   return join(sessionPaths(ctx.paths, sessionId).jobsDir, String(seq));
@@ -71,7 +65,8 @@ export function streamTotals(dir: string, stream: JobStream): { bytes: number; t
  */
 export class Jobs {
   private readonly turns = new Map<string, Promise<void>>();
-  private readonly starting = new Map<string, (content: string) => void>();
+  /** Wakes the launch waiting for a job's start notice (the monitor saw the file). */
+  private readonly starting = new Map<string, () => void>();
   private readonly killing = new Map<string, 'timeout' | 'kill'>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private readonly vanished = new Map<string, number>();
@@ -119,8 +114,8 @@ export class Jobs {
   /** The content of a job's start notice (a pid, or `fg`), or null when there is none yet. */
   private readStart(sessionId: string, seq: number): string | null {
     try {
-      const text = readFileSync(`${join(this.ctx.paths.exitsDir, `${sessionId}.${seq}`)}.start`, 'latin1');
-      return text.endsWith('\n') ? text.trim() : null;
+      const text = readFileSync(startFile(this.ctx.paths, sessionId, seq), 'latin1');
+      return text.endsWith('\n') ? text.trim() : null; // whole only once it ends with its newline
     } catch {
       return null;
     }
@@ -158,7 +153,7 @@ export class Jobs {
     const tty = req.tty === true;
     if (background && tty) throw new AmuxError('invalid_argument', '--tty runs a job on the terminal, which only a foreground job has; drop -b or --tty');
     const t = req.timeoutMs;
-    if (t != null && (typeof t !== 'number' || !Number.isInteger(t) || t <= 0)) throw new AmuxError('invalid_argument', 'timeoutMs must be a positive integer of milliseconds');
+    if (t != null && (typeof t !== 'number' || !Number.isInteger(t) || t <= 0)) throw new AmuxError('invalid_argument', 'the timeout must be longer than 0 (timeoutMs: a positive integer of milliseconds)');
     const mode: JobMode = background ? 'background' : tty ? 'tty' : 'foreground';
     return { command, mode, timeoutMs: t ?? null };
   }
@@ -214,10 +209,6 @@ export class Jobs {
 
   /** "session busy": the shell runs something amux did not queue (its main command, or a typed command). */
   private assertIdleShell(s: SessionRecord): void {
-    const mine = this.foreground.get(s.id);
-    if (mine) {
-      throw new AmuxError('invalid_state', `session ${s.id} is busy: job ${mine} still runs in its shell; wait for it ('amux wait ${mine}') or kill it`);
-    }
     if (s.hasCommand && this.ctx.store.getJob(jobId(s.id, 1))?.status === 'running') {
       throw new AmuxError('invalid_state', `session ${s.id} is busy: its main command is still running; wait for it ('amux wait ${s.id}') or exec in a shell session`);
     }
@@ -258,21 +249,18 @@ export class Jobs {
       });
     });
     if (mode !== 'background') this.foreground.set(s.id, id);
-    const startFile = `${join(ctx.paths.exitsDir, `${s.id}.${seq}`)}.start`;
-    const started = new Promise<string>((resolve) => this.starting.set(id, resolve));
+    let start: string | null;
     try {
       await ctx.tmux.run(typeJobArgs(paneTarget(s.id), seq));
-      const content = await this.awaitStart(started, startFile);
-      if (content === null) throw new AmuxError('operation_failed', `session ${s.id}: its shell did not start job ${id} within ${START_TIMEOUT_MS / 1000} s; is something running in it? ('amux logs ${s.id} --screen')`);
+      start = await this.awaitStart(s.id, seq);
+      if (start === null) throw new AmuxError('operation_failed', `session ${s.id}: its shell did not start job ${id} within ${START_TIMEOUT_MS / 1000} s; is something running in it? ('amux logs ${s.id} --screen')`);
     } catch (err) {
       rmSync(script, { force: true }); // a late prompt must not run it after all
       if (hold && mode !== 'tty') this.release(id, dir);
       this.finish(ctx.store.getJob(id)!, null, { status: 'failed', error: (err as Error).message });
       throw err;
-    } finally {
-      this.starting.delete(id);
     }
-    const pid = mode === 'background' ? Number(readFileSync(startFile, 'latin1').trim()) || null : null;
+    const pid = mode === 'background' ? Number(start) || null : null;
     if (pid) ctx.store.updateJob(id, { pid });
     const job = ctx.store.getJob(id)!;
     if (job.status === 'running') this.arm(job);
@@ -280,34 +268,29 @@ export class Jobs {
   }
 
   /**
-   * The start notice's content (a background job's pid, or `fg`) once the shell wrote it whole;
-   * null after START_TIMEOUT_MS. Woken by the monitor's inotify watch, polled as a fallback.
+   * The start notice (readStart) once the shell wrote it; null after START_TIMEOUT_MS. Woken by
+   * the monitor's inotify watch, polled every 50 ms as a fallback.
    */
-  private async awaitStart(notified: Promise<string>, file: string): Promise<string | null> {
+  private async awaitStart(sessionId: string, seq: number): Promise<string | null> {
+    const id = jobId(sessionId, seq);
     const deadline = Date.now() + START_TIMEOUT_MS;
-    for (;;) {
-      let text = '';
-      try {
-        text = readFileSync(file, 'latin1');
-      } catch {
-        /* not yet */
+    try {
+      for (;;) {
+        const start = this.readStart(sessionId, seq);
+        if (start !== null || Date.now() >= deadline) return start;
+        await new Promise<void>((wake) => {
+          this.starting.set(id, wake);
+          setTimeout(wake, 50);
+        });
       }
-      if (text.endsWith('\n')) return text;
-      if (Date.now() >= deadline) return null;
-      await Promise.race([notified, sleep(50)]);
-      notified = new Promise((resolve) => this.starting.set(jobIdOfStart(file), resolve));
+    } finally {
+      this.starting.delete(id);
     }
   }
 
   /** The monitor saw `exits/<sid>.<seq>.start`. */
   onStartFile(sessionId: string, seq: number): void {
-    const resolve = this.starting.get(jobId(sessionId, seq));
-    if (!resolve) return;
-    try {
-      resolve(readFileSync(`${join(this.ctx.paths.exitsDir, `${sessionId}.${seq}`)}.start`, 'latin1'));
-    } catch {
-      /* not there yet: the poll finds it */
-    }
+    this.starting.get(jobId(sessionId, seq))?.();
   }
 
   /** The monitor saw `exits/<sid>.<seq>` (seq > 1, or 1 of a shell session). */
@@ -362,7 +345,7 @@ export class Jobs {
       status = 'killed';
       if (killedBy === 'timeout') {
         exitCode = 124;
-        error = `timed out after ${humanMs(cur.timeoutMs ?? 0)}`;
+        error = `timed out after ${formatDuration(cur.timeoutMs ?? 0)}`;
       } else error = 'killed by amux kill';
     }
     const patch: Partial<JobRecord> = { status, exitCode, signal: code === null ? null : signalFromStatus(code), endedAt: now, error };
@@ -531,9 +514,13 @@ export class Jobs {
     j: JobRecord, res: ServerResponse, follow: boolean, streams: readonly JobStream[] = ['stdout', 'stderr'], held = false,
   ): Promise<void> {
     const dir = streamDirOf(this.ctx, j.sessionId, j.seq);
-    let holding = held || (follow && j.status === 'running' && this.hold(j.id, dir));
+    let holding = held;
+    if (!held && follow && j.status === 'running') {
+      this.hold(j.id, dir);
+      holding = true;
+    }
     try {
-      await this.writeFrames(j, dir, res, follow, streams, held, () => holding, () => {
+      await this.writeFrames(j, dir, res, follow, streams, held, () => {
         if (holding) this.release(j.id, dir);
         holding = false;
       });
@@ -542,12 +529,11 @@ export class Jobs {
     }
   }
 
-  /** Takes a reader's hold on a job's streams; false when the job has none to hold. */
-  private hold(id: string, dir: string): boolean {
+  /** Takes a reader's hold on a job's streams. */
+  private hold(id: string, dir: string): void {
     const n = (this.readers.get(id) ?? 0) + 1;
     this.readers.set(id, n);
     if (n === 1) writeFileSync(join(dir, 'hold'), '', { mode: 0o600 });
-    return true;
   }
 
   /** Lets go of a hold; the last reader out prunes the streams back to their cap. */
@@ -564,7 +550,7 @@ export class Jobs {
 
   private async writeFrames(
     j: JobRecord, dir: string, res: ServerResponse, follow: boolean, streams: readonly JobStream[],
-    fromStart: boolean, holding: () => boolean, letGo: () => void,
+    fromStart: boolean, letGo: () => void,
   ): Promise<void> {
     res.useChunkedEncodingByDefault = false;
     res.shouldKeepAlive = false;
@@ -608,7 +594,7 @@ export class Jobs {
         // Read after looking at the status: once it ended, its streams were complete (the shell
         // drains them before it writes the exit status), so this read is the last one.
         for (const st of streams) {
-          if (holding() && streamTotals(dir, st).bytes - offsets[st] > HOLD_LIMIT) letGo();
+          if (streamTotals(dir, st).bytes - offsets[st] > HOLD_LIMIT) letGo();
           for (;;) {
             const r = readLog(dir, JOB_STREAM_CHUNK, offsets[st], 256 * 1024, PREFIX[st]);
             offsets[st] = Math.max(r.nextOffset, offsets[st]);

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { ServerResponse } from 'node:http';
 import { MAX_MARK, MarkerStream } from '../core/markers.js';
 import type { SessionRecord } from '../core/records.js';
@@ -17,7 +18,6 @@ export interface LogQuery {
 const PAGE = 1024 * 1024;
 const SETTLE_MS = 300;
 const MAX_DRAIN_MS = 3000;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Filters marker pieces to output bytes, honouring a job range. */
 class JobFilter {

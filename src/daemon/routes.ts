@@ -107,13 +107,15 @@ export function buildRouter(ctx: DaemonContext, monitor: Monitor, jobs: Jobs, st
     return sessionView(await removeSession(ctx, s.id, q.query.get('force') === '1', grace));
   });
 
-  r.on('POST', '/v1/sessions/:ref/kill', async (q) => {
-    const t = resolveTarget(ctx, q.params.ref!);
-    const b = await body(q);
+  /** `amux kill`: a session, or one job (job 1 of a command session is the session). */
+  const kill = async (t: WaitTarget, b: Record<string, unknown>) => {
+    const signal = String(b.signal ?? 'TERM');
     const grace = durationField(b.graceMs, 'grace', DEFAULT_GRACE_MS);
-    if (t.kind === 'job') return jobView(await jobs.kill(jobs.get(t.id), String(b.signal ?? 'TERM'), grace));
-    return sessionView(await killSession(ctx, t.id, String(b.signal ?? 'TERM'), grace));
-  });
+    if (t.kind === 'job') return jobView(await jobs.kill(jobs.get(t.id), signal, grace));
+    return sessionView(await killSession(ctx, t.id, signal, grace));
+  };
+
+  r.on('POST', '/v1/sessions/:ref/kill', async (q) => kill(resolveTarget(ctx, q.params.ref!), await body(q)));
 
   r.on('POST', '/v1/sessions/:ref/jobs', async (q) => {
     const s = resolveSession(ctx, q.params.ref!);
@@ -147,11 +149,7 @@ export function buildRouter(ctx: DaemonContext, monitor: Monitor, jobs: Jobs, st
 
   r.on('POST', '/v1/jobs/:id/kill', async (q) => {
     if (!parseJobId(q.params.id!)) throw new AmuxError('invalid_argument', `'${q.params.id}' is not a job id (job-<session>-<n>); to kill a session: POST /v1/sessions/{ref}/kill`);
-    const t = resolveTarget(ctx, q.params.id!);
-    const b = await body(q);
-    const grace = durationField(b.graceMs, 'grace', DEFAULT_GRACE_MS);
-    if (t.kind === 'session') await killSession(ctx, t.id, String(b.signal ?? 'TERM'), grace);
-    else await jobs.kill(jobs.get(t.id), String(b.signal ?? 'TERM'), grace);
+    await kill(resolveTarget(ctx, q.params.id!), await body(q));
     return jobView(jobs.get(q.params.id!));
   });
 

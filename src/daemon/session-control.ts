@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { renderPlain } from '../core/log-render.js';
@@ -24,7 +25,6 @@ async function closeTmuxSession(ctx: DaemonContext, id: string): Promise<void> {
   }
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * SPEC §4 `kill`: `signal` to every process of the session, SIGKILL to survivors after `graceMs`,

@@ -134,10 +134,19 @@ export class Store {
 
   /** The session's jobs, newest first; optionally only some statuses, only background ones, at most `limit`. */
   listJobs(sessionId: string, filter: { statuses?: readonly string[]; background?: boolean; limit?: number } = {}): JobRecord[] {
-    let rows = (this.sql('SELECT * FROM jobs WHERE session_id = ? ORDER BY seq DESC').all(sessionId) as Row[]).map(toJob);
-    if (filter.statuses?.length) rows = rows.filter((j) => filter.statuses!.includes(j.status));
-    if (filter.background !== undefined) rows = rows.filter((j) => j.background === filter.background);
-    return filter.limit === undefined ? rows : rows.slice(0, filter.limit);
+    const where = ['session_id = ?'];
+    const args: unknown[] = [sessionId];
+    if (filter.statuses?.length) {
+      where.push(`status IN (${filter.statuses.map(() => '?').join(', ')})`);
+      args.push(...filter.statuses);
+    }
+    if (filter.background !== undefined) {
+      where.push('background = ?');
+      args.push(filter.background ? 1 : 0);
+    }
+    const limit = filter.limit === undefined ? '' : ' LIMIT ?';
+    if (filter.limit !== undefined) args.push(filter.limit);
+    return (this.sql(`SELECT * FROM jobs WHERE ${where.join(' AND ')} ORDER BY seq DESC${limit}`).all(...args) as Row[]).map(toJob);
   }
 
   /** Running jobs of every session (the monitor's fallback scan and the timeout timers). */

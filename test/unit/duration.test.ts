@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatAge, parseBytes, parseDuration } from '../../src/core/duration.js';
+import { formatAge, formatDuration, parseBytes, parseDuration } from '../../src/core/duration.js';
 
 const usage = { name: 'AmuxError', code: 'usage', exitCode: 2 };
 
@@ -95,4 +95,14 @@ describe('parseBytes', () => {
       assert.throws(() => parseBytes(input), usage);
     });
   }
+});
+
+describe('formatDuration', () => {
+  test('milliseconds, seconds, minutes and hours as people write them', () => {
+    const cases: Array<[number, string]> = [
+      [0, '0ms'], [850, '850ms'], [1000, '1s'], [1500, '1.5s'], [59_999, '60.0s'],
+      [60_000, '1m0s'], [185_000, '3m5s'], [3_600_000, '1h0m'], [7_800_000, '2h10m'],
+    ];
+    for (const [ms, text] of cases) assert.equal(formatDuration(ms), text, `${ms} ms`);
+  });
 });

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { AmuxError } from '../../errors.js';
 import { Client } from '../../client/client.js';
 import { launchDaemon } from '../../client/launcher.js';
@@ -11,7 +12,6 @@ interface Health {
   sessions: number;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function processExists(pid: number): boolean {
   try {

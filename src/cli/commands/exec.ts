@@ -134,8 +134,10 @@ async function execOnTerminal(client: Client, path: string, body: object, opts: 
     else if (tail.length) await writeOut(tail);
   }
   const { results } = await client.json<{ results: WaitResult[] }>('POST', '/v1/wait', { ids: [job.id] });
-  const ended = await client.json<JobView>('GET', `/v1/jobs/${job.id}`);
-  if (opts.json) printJson(jsonResult(ended, renderPlain(Buffer.concat(collected).toString('utf8')), ''));
+  if (opts.json) {
+    const ended = await client.json<JobView>('GET', `/v1/jobs/${job.id}`);
+    printJson(jsonResult(ended, renderPlain(Buffer.concat(collected).toString('utf8')), ''));
+  }
   return waitExitCode(results[0]!);
 }
 

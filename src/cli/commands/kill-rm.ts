@@ -4,7 +4,7 @@ import type { Client } from '../../client/client.js';
 import { writeOut } from '../output.js';
 
 /** Applies `op` to every reference; prints the ids done, one error line per failure, exit 1 if any failed. */
-async function forEach(refs: string[], op: (ref: string) => Promise<SessionView>): Promise<number> {
+async function forEach(refs: string[], op: (ref: string) => Promise<{ id: string }>): Promise<number> {
   const results = await Promise.allSettled(refs.map(op));
   let code = 0;
   for (const [i, r] of results.entries()) {
@@ -21,7 +21,8 @@ async function forEach(refs: string[], op: (ref: string) => Promise<SessionView>
 /** `amux kill`: signal, grace, SIGKILL, close; a finished session is a no-op. */
 export function killCommand(client: Client, refs: string[], opts: { signal: string; grace?: number }): Promise<number> {
   return forEach(refs, (ref) =>
-    client.json<SessionView>('POST', `/v1/sessions/${encodeURIComponent(ref)}/kill`, { signal: opts.signal, graceMs: opts.grace }));
+    // A job id answers with the job (its id), a session reference with the session.
+    client.json<{ id: string }>('POST', `/v1/sessions/${encodeURIComponent(ref)}/kill`, { signal: opts.signal, graceMs: opts.grace }));
 }
 
 /** `amux rm`: remove finished sessions (`-f`: kill live ones first). */
