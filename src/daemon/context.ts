@@ -25,7 +25,7 @@ export interface DaemonContext {
   bash: string;
   startedAt: number;
   runtime: Map<string, Runtime>;
-  /** Emits `change` (sessionId) after any status change or new session. */
+  /** Emits `change` (sessionId) after any status change or new session, and `event` after new event rows committed. */
   bus: EventEmitter;
 }
 

@@ -74,6 +74,7 @@ export async function runDaemon(): Promise<void> {
     chmodSync(paths.db, 0o600);
     const bus = new EventEmitter();
     bus.setMaxListeners(0);
+    store.onEvent = () => bus.emit('event');
     const ctx: DaemonContext = {
       paths, settings, store, tmux: new Tmux(paths.tmuxSocket), bash: findBash(),
       startedAt: Date.now(), runtime: new Map(), bus,

@@ -54,6 +54,9 @@ function toEvent(row: Row): EventRecord {
 /** All SQL of amux; the daemon is its only user and the only writer (SPEC §5). */
 export class Store {
   private readonly statements = new Map<string, Statement<unknown[]>>();
+  private notifyQueued = false;
+  /** Called (once per burst, after it committed) when event rows were added: `events -f` readers wake on it. */
+  onEvent: (() => void) | null = null;
 
   constructor(readonly db: Db) {}
 
@@ -164,6 +167,14 @@ export class Store {
     const info = this
       .sql('INSERT INTO events (session_id, job_id, type, data, created_at) VALUES (?,?,?,?,?)')
       .run(e.sessionId, e.jobId, e.type, JSON.stringify(e.data), e.createdAt);
+    if (this.onEvent && !this.notifyQueued) {
+      // After the current synchronous work, so that the transaction that wrote the row has committed.
+      this.notifyQueued = true;
+      queueMicrotask(() => {
+        this.notifyQueued = false;
+        this.onEvent?.();
+      });
+    }
     return { ...e, id: Number(info.lastInsertRowid) };
   }
 
