@@ -1,3 +1,4 @@
+import { Queue } from '../../src/daemon/queue.js';
 import cp from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -65,11 +66,13 @@ export type RefreshMode = 'quiet' | 'changed' | 'redrawn';
 export class RefreshBench {
   readonly ctx: DaemonContext;
   readonly monitor: Monitor;
+  private readonly queue: Queue;
   private readonly spawns = installSpawnCounter();
 
   constructor(private readonly home: BenchHome) {
     this.ctx = buildContext(home.dir);
     this.monitor = new Monitor(this.ctx, new Jobs(this.ctx));
+    this.queue = new Queue(this.ctx);
   }
 
   /** Creates sessions through createSession until `target` exist, `concurrency` at a time. */
@@ -77,7 +80,7 @@ export class RefreshBench {
     const t0 = performance.now();
     const have = this.ctx.store.listSessions().length;
     await pool(Math.max(0, target - have), concurrency, () =>
-      createSession(this.ctx, { command: 'sleep 3600', cwd: '/tmp', env: { PATH: process.env.PATH ?? '/usr/bin:/bin' } }),
+      createSession(this.ctx, this.queue, { command: 'sleep 3600', cwd: '/tmp', env: { PATH: process.env.PATH ?? '/usr/bin:/bin' } }),
     );
     return performance.now() - t0;
   }

@@ -1,6 +1,6 @@
 import type { PsOptions } from './commands/ps.js';
 import type { RunOptions } from './commands/run.js';
-import { envOption, parseExecWords, type ExecFlags } from './parse.js';
+import { durationOption, envOption, parseExecWords, type ExecFlags } from './parse.js';
 
 /**
  * `amux ps`, `amux run` and `amux exec` are what scripts and agents call in loops, and loading commander is a
@@ -39,7 +39,9 @@ export function parseFastPs(args: readonly string[]): PsOptions | null {
   return opts;
 }
 
-const RUN_VALUE_FLAGS: Record<string, 'name' | 'cwd' | 'env'> = { '-n': 'name', '--name': 'name', '-C': 'cwd', '--cwd': 'cwd', '-e': 'env', '--env': 'env' };
+const RUN_VALUE_FLAGS: Record<string, 'name' | 'cwd' | 'env' | 'timeout' | 'idleTimeout'> = {
+  '-n': 'name', '--name': 'name', '-C': 'cwd', '--cwd': 'cwd', '-e': 'env', '--env': 'env', '--timeout': 'timeout', '--idle-timeout': 'idleTimeout',
+};
 const RUN_BOOL_FLAGS: Record<string, 'wait' | 'rm' | 'json'> = { '-w': 'wait', '--wait': 'wait', '--rm': 'rm', '--json': 'json' };
 
 /** `run [opts] [--] cmd…`: options stop at `--` or at the first word of the command (commander's passThroughOptions). */
@@ -59,6 +61,7 @@ export function parseFastRun(args: readonly string[]): FastCommand | null {
       else if (i + 1 < args.length && !args[i + 1]!.startsWith('-')) value = args[++i]!;
       else return null;
       if (valueFlag === 'env') opts.env = envOption(value, opts.env);
+      else if (valueFlag === 'timeout' || valueFlag === 'idleTimeout') opts[valueFlag] = durationOption(flag)(value);
       else opts[valueFlag] = value;
     } else if (RUN_BOOL_FLAGS[a]) opts[RUN_BOOL_FLAGS[a]] = true;
     else return null;

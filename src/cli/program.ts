@@ -25,8 +25,11 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .option('-C, --cwd <dir>', 'working directory (must exist; default: here)')
     .option('-e, --env <KEY=VAL>', 'set an environment variable (repeatable)', envOption)
     .option('-w, --wait', "stream the command's output and exit with its exit code")
+    .option('--timeout <dur>', 'end the session (status expired) when it has run this long: TERM, 5s, KILL', durationOption('--timeout'))
+    .option('--idle-timeout <dur>', 'end the session (status expired) after this long without output (paused time does not count)', durationOption('--idle-timeout'))
     .option('--rm', 'remove the session once it has finished')
     .option('--json', 'print the session as JSON')
+    .addHelpText('after', '\nWith maxLive set (AMUX_MAX_LIVE), a run beyond the limit is pending and starts when a slot frees (FIFO).')
     .passThroughOptions()
     .action(async (cmd: string[], opts) => setExit(await (require('./commands/run.js') as typeof import('./commands/run.js')).runCommand(client(), cmd, opts)));
 
@@ -131,10 +134,29 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .action(async (ref: string, opts) => setExit(await (require('./commands/jobs.js') as typeof import('./commands/jobs.js')).jobsCommand(client(), ref, opts)));
 
   program
+    .command('pause')
+    .description('stop every process of the sessions (SIGSTOP); status paused')
+    .argument('<ids...>', 'session ids, names or prefixes')
+    .action(async (refs: string[]) => setExit(await (require('./commands/lifecycle.js') as typeof import('./commands/lifecycle.js')).pauseCommand(client(), refs, 'pause')));
+
+  program
+    .command('resume')
+    .description('continue every process of paused sessions (SIGCONT)')
+    .argument('<ids...>', 'session ids, names or prefixes')
+    .action(async (refs: string[]) => setExit(await (require('./commands/lifecycle.js') as typeof import('./commands/lifecycle.js')).pauseCommand(client(), refs, 'resume')));
+
+  program
+    .command('prune')
+    .description('remove finished sessions (tmux session and files; history rows stay); prints their ids')
+    .option('--older-than <dur>', 'only those that ended at least this long ago (default: all finished)', durationOption('--older-than'))
+    .option('--json', 'print the removed sessions as a JSON array')
+    .action(async (opts) => setExit(await (require('./commands/lifecycle.js') as typeof import('./commands/lifecycle.js')).pruneCommand(client(), opts)));
+
+  program
     .command('daemon')
     .description('manage the daemon: start, stop (sessions keep running), status (exit 3 when not running), run (foreground)')
     .argument('<action>', 'start | stop | status | run')
-    .option('--json', 'status as JSON {pid, socket, version, uptimeMs, sessions}')
+    .option('--json', 'status as JSON {pid, socket, version, uptimeMs, sessions, live, pending, settings}')
     .action(async (action: string, opts) => setExit(await (require('./commands/daemon.js') as typeof import('./commands/daemon.js')).daemonCommand(action, opts)));
 
   return program;

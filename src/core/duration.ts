@@ -21,6 +21,15 @@ export function parseDuration(input: string, what = 'duration'): number {
   return checked(Math.round(total), fail);
 }
 
+/** A time in the API: an integer of milliseconds (number or digits), or a duration text such as `5s`. */
+export function durationField(v: unknown, what: string, fallback: number): number {
+  if (v === undefined || v === null) return fallback;
+  if (typeof v === 'number' && Number.isInteger(v) && v >= 0) return v;
+  if (typeof v === 'string' && /^\d+$/.test(v)) return Number(v);
+  if (typeof v === 'string') return parseDuration(v, what);
+  throw new AmuxError('invalid_argument', `${what} must be an integer of milliseconds or a duration such as 5s`);
+}
+
 function checked(ms: number, fail: () => AmuxError): number {
   if (!Number.isFinite(ms) || ms > Number.MAX_SAFE_INTEGER) throw fail();
   return ms;
@@ -35,12 +44,15 @@ export function formatAge(ms: number): string {
   return `${Math.floor(s / 86_400)}d`;
 }
 
-/** A duration as people write it: `850ms`, `1s`, `1.5s`, `3m5s`, `2h10m`. */
+/** A duration as people write it: `850ms`, `1s`, `1.5s`, `3m5s`, `2h10m`, `30d`, `1d2h`. */
 export function formatDuration(ms: number): string {
   if (ms < 1000) return `${Math.round(ms)}ms`;
   if (ms < 60_000) return ms % 1000 === 0 ? `${ms / 1000}s` : `${(ms / 1000).toFixed(1)}s`;
   const s = Math.floor(ms / 1000);
-  return s < 3600 ? `${Math.floor(s / 60)}m${s % 60}s` : `${Math.floor(s / 3600)}h${Math.floor((s % 3600) / 60)}m`;
+  if (s < 3600) return `${Math.floor(s / 60)}m${s % 60}s`;
+  if (s < 86_400) return `${Math.floor(s / 3600)}h${Math.floor((s % 3600) / 60)}m`;
+  const h = Math.floor((s % 86_400) / 3600);
+  return `${Math.floor(s / 86_400)}d${h ? `${h}h` : ''}`;
 }
 
 /** Parses a byte size: `8MiB`, `512KiB`, `1048576`, `2MB`. */

@@ -15,6 +15,8 @@ export interface SessionRecord extends SessionFacts {
   logCapBytes: number;
   /** The session has a main command (job 1); otherwise it is a shell session. */
   hasCommand: boolean;
+  /** When the retention sweep closed its tmux session (finishedTtl). */
+  closedAt: number | null;
 }
 
 export type JobStatus = 'running' | 'completed' | 'failed' | 'killed';

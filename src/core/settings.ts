@@ -3,37 +3,91 @@ import { parseBytes, parseDuration } from './duration.js';
 
 /** Settings in force in a daemon (SPEC §6). */
 export interface Settings {
+  /** Sessions working, idle or paused at once; 0 = unlimited. More runs wait as `pending`. */
+  maxLive: number;
   idleThresholdMs: number;
   logCapBytes: number;
   statusCacheMs: number;
+  /** How long a finished session's tmux session stays attachable (ADR 0011). */
+  finishedTtlMs: number;
+  /** Finished sessions older than this are deleted from the history with their files. */
+  historyRetentionMs: number;
+  /** How often the retention sweep runs. */
+  sweepIntervalMs: number;
 }
 
 export const DEFAULT_SETTINGS: Settings = {
+  maxLive: 0,
   idleThresholdMs: 3000,
   logCapBytes: 8 * 1024 * 1024,
   statusCacheMs: 2000,
+  finishedTtlMs: 30 * 60_000,
+  historyRetentionMs: 30 * 86_400_000,
+  sweepIntervalMs: 60_000,
 };
 
-const SOURCES = {
-  idleThresholdMs: { key: 'idleThreshold', env: 'AMUX_IDLE_THRESHOLD', parse: (v: string) => parseDuration(v, 'idleThreshold') },
-  logCapBytes: { key: 'logCap', env: 'AMUX_LOG_CAP', parse: (v: string) => parseBytes(v, 'logCap') },
-} as const;
+/** SPEC §6: finishedTtl is clamped to 1m–180m (a value outside is brought in, not refused). */
+export const FINISHED_TTL_RANGE = { min: 60_000, max: 180 * 60_000 } as const;
 
-/** Merges config.json values and AMUX_* variables (the variable wins); a bad value names the setting. */
+function parseCount(v: string): number {
+  if (!/^\d+$/.test(v.trim())) throw new Error('must be a whole number, 0 or more (0 = unlimited)');
+  const n = Number(v.trim());
+  if (!Number.isSafeInteger(n)) throw new Error('is too large');
+  return n;
+}
+
+interface Source {
+  key: string;
+  env: string;
+  parse: (v: string) => number;
+  /** Set only from the environment, for tests: the value is used as given (no clamp). */
+  testOnly?: boolean;
+}
+
+/** Settings a user sets, by config.json key and AMUX_* variable. */
+const SOURCES: Partial<Record<keyof Settings, Source[]>> = {
+  maxLive: [{ key: 'maxLive', env: 'AMUX_MAX_LIVE', parse: parseCount }],
+  idleThresholdMs: [{ key: 'idleThreshold', env: 'AMUX_IDLE_THRESHOLD', parse: (v) => parseDuration(v, 'idleThreshold') }],
+  logCapBytes: [{ key: 'logCap', env: 'AMUX_LOG_CAP', parse: (v) => parseBytes(v, 'logCap') }],
+  finishedTtlMs: [
+    { key: 'finishedTtl', env: 'AMUX_FINISHED_TTL', parse: (v) => parseDuration(v, 'finishedTtl') },
+    { key: '', env: 'AMUX_TEST_FINISHED_TTL', parse: (v) => parseDuration(v, 'finishedTtl'), testOnly: true },
+  ],
+  historyRetentionMs: [{ key: 'historyRetention', env: 'AMUX_HISTORY_RETENTION', parse: (v) => parseDuration(v, 'historyRetention') }],
+  sweepIntervalMs: [{ key: '', env: 'AMUX_TEST_SWEEP_INTERVAL', parse: (v) => parseDuration(v, 'sweep interval'), testOnly: true }],
+};
+
+function bad(from: string, raw: unknown, why: string): AmuxError {
+  return new AmuxError('invalid_argument', `bad setting ${from}=${JSON.stringify(raw)}: ${why}`);
+}
+
+/**
+ * Merges config.json values and AMUX_* variables (the variable wins); a bad value names the
+ * setting. Keys amux does not know are left alone (a newer version's config stays readable).
+ */
 export function resolveSettings(config: Record<string, unknown>, env: NodeJS.ProcessEnv): Settings {
   const out: Settings = { ...DEFAULT_SETTINGS };
-  for (const [field, src] of Object.entries(SOURCES) as [keyof typeof SOURCES, (typeof SOURCES)[keyof typeof SOURCES]][]) {
-    const fromEnv = env[src.env] !== undefined && env[src.env] !== '';
-    const raw = fromEnv ? env[src.env] : config[src.key];
-    if (raw === undefined || raw === null || raw === '') continue;
-    try {
-      out[field] = src.parse(String(raw));
-    } catch (err) {
+  const tested = new Set<keyof Settings>();
+  for (const [field, sources] of Object.entries(SOURCES) as [keyof Settings, Source[]][]) {
+    for (const src of sources) {
+      const fromEnv = env[src.env] !== undefined && env[src.env] !== '';
+      const raw = fromEnv ? env[src.env] : src.testOnly ? undefined : config[src.key];
+      if (raw === undefined || raw === null || raw === '') continue;
       const from = fromEnv ? src.env : `${src.key} in config.json`;
-      throw new AmuxError('invalid_argument', `bad setting ${from}=${JSON.stringify(raw)}: ${(err as Error).message.replace(/^invalid [^']*'[^']*': /, '')}`);
+      if (typeof raw !== 'string' && typeof raw !== 'number') throw bad(from, raw, 'must be a string or a number');
+      try {
+        out[field] = src.parse(String(raw));
+      } catch (err) {
+        throw bad(from, raw, (err as Error).message.replace(/^invalid [^']*'[^']*': /, ''));
+      }
+      if (src.testOnly) tested.add(field);
     }
   }
   if (out.logCapBytes < 4096) throw new AmuxError('invalid_argument', `bad setting logCap: ${out.logCapBytes} bytes is below the minimum of 4KiB`);
   if (out.idleThresholdMs < 100) throw new AmuxError('invalid_argument', `bad setting idleThreshold: must be at least 100ms`);
+  if (out.historyRetentionMs < 60_000) throw new AmuxError('invalid_argument', `bad setting historyRetention: must be at least 1m (default 30d)`);
+  if (out.sweepIntervalMs < 100) throw new AmuxError('invalid_argument', `bad setting AMUX_TEST_SWEEP_INTERVAL: must be at least 100ms`);
+  if (!tested.has('finishedTtlMs')) out.finishedTtlMs = Math.min(FINISHED_TTL_RANGE.max, Math.max(FINISHED_TTL_RANGE.min, out.finishedTtlMs));
   return out;
 }
+

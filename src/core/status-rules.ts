@@ -37,7 +37,10 @@ export function decideStatus(
   obs: Observation,
   timing: { now: number; lastActivityAt: number; idleThresholdMs: number },
 ): Decision {
-  if (obs.mainExit !== null) return finished(obs.mainExit);
+  // A paused session stays paused while it exists: its command cannot finish until resumed (an exit
+  // written just before the pause is seen by the resume). paused → completed is not a transition.
+  if (current === 'paused' && obs.present && !obs.paneDead) return { status: 'paused', reason: 'paused' };
+  if (obs.mainExit !== null && current !== 'paused') return finished(obs.mainExit);
   if (!obs.present) return { status: 'failed', reason: 'tmux session gone', error: 'tmux session no longer exists' };
   if (obs.paneDead) {
     const st = obs.paneDeadStatus;
@@ -45,7 +48,6 @@ export function decideStatus(
     const detail = st === null ? '' : sig ? ` (${sig})` : ` (status ${st})`;
     return { status: 'failed', reason: 'shell exited', error: `shell process exited${detail}`, exitCode: st, signal: sig };
   }
-  if (current === 'paused') return { status: 'paused', reason: 'paused' };
   if (obs.outputChanged) return { status: 'working', reason: 'output changed' };
   if (!obs.jobRunning && obs.children === 0) return { status: 'idle', reason: 'shell at its prompt' };
   if (timing.now - timing.lastActivityAt >= timing.idleThresholdMs) return { status: 'idle', reason: 'output unchanged' };

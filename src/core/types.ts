@@ -27,6 +27,10 @@ export interface SessionFacts {
   logBytes: number;
   logTruncated: boolean;
   autoRemove: boolean;
+  /** `run --timeout`: the session expires this long after it started (null: none). */
+  timeoutMs: number | null;
+  /** `run --idle-timeout`: the session expires after this long without output (paused time excluded). */
+  idleTimeoutMs: number | null;
 }
 
 /** A session as the API returns it (SPEC §4: camelCase, ISO-8601 UTC, null where unknown). */
@@ -38,6 +42,8 @@ export interface SessionView extends SessionFacts {
   lastActivityAt: string | null;
   removed: boolean;
   removedAt: string | null;
+  /** When its tmux session was closed after finishing (finishedTtl); its log and row stay. */
+  closedAt: string | null;
 }
 
 /** One event row (SPEC §6). */
@@ -75,4 +81,8 @@ export interface CreateSessionRequest {
   autoRemove?: boolean;
   /** The caller's umask (default 0o022). */
   umask?: number;
+  /** Expire the session this long after it started: ms, or a duration text such as `90s`. */
+  timeoutMs?: number | string;
+  /** Expire the session after this long without output: ms, or a duration text. */
+  idleTimeoutMs?: number | string;
 }

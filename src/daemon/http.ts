@@ -8,6 +8,8 @@ export interface Request {
   params: Params;
   query: URLSearchParams;
   body: () => Promise<unknown>;
+  /** Marks this request as one that lasts (wait, follow): a stopping daemon cuts it instead of waiting for it. */
+  long: () => void;
 }
 export type Handler = (r: Request) => Promise<unknown>;
 
@@ -22,13 +24,29 @@ const MAX_BODY = 32 * 1024 * 1024;
 /** A tiny router: `/v1/sessions/:ref/logs` style patterns; handlers return JSON or write the response. */
 export class Router {
   private readonly routes: Route[] = [];
+  /** Requests under way; true for the long ones. */
+  private readonly inflight = new Map<ServerResponse, boolean>();
 
   on(method: string, pattern: string, handler: Handler): this {
     this.routes.push({ method, parts: pattern.split('/').filter(Boolean), handler });
     return this;
   }
 
+  /** Resolves when every request under way but the long ones has been answered. */
+  async drain(): Promise<void> {
+    while ([...this.inflight.values()].some((long) => !long)) await new Promise((r) => setTimeout(r, 10));
+  }
+
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    this.inflight.set(res, false);
+    try {
+      await this.dispatch(req, res);
+    } finally {
+      this.inflight.delete(res);
+    }
+  }
+
+  private async dispatch(req: IncomingMessage, res: ServerResponse): Promise<void> {
     try {
       // The body is read before routing: answering (and closing) while the client still writes
       // would reset its connection and hide the answer.
@@ -44,7 +62,8 @@ export class Router {
           allowed = true;
           continue;
         }
-        const result = await route.handler({ req, res, params, query: url.searchParams, body: () => parsed });
+        const long = () => void this.inflight.set(res, true);
+        const result = await route.handler({ req, res, params, query: url.searchParams, body: () => parsed, long });
         // A handler may set a status (201 Created) and return the body.
         if (!res.headersSent && !res.writableEnded) sendJson(res, result === undefined ? 204 : res.statusCode, result);
         return;

@@ -13,8 +13,13 @@ import { acquireDaemonLock } from './lock.js';
 import { Monitor } from './monitor.js';
 import { Jobs } from './jobs.js';
 import { buildRouter } from './routes.js';
-import { applyDecision } from './transitions.js';
-import { killSessionArgs } from '../tmux/commands.js';
+import { listPanesArgs, parsePanes, tmuxSessionName } from '../tmux/commands.js';
+import { begin } from './session-create.js';
+import { Queue } from './queue.js';
+import { Timeouts } from './timeouts.js';
+import { Retention } from './retention.js';
+import { allSessionLocksIdle } from './session-lock.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 function log(msg: string): void {
   process.stderr.write(`${new Date().toISOString()} [amuxd ${process.pid}] ${msg}\n`);
@@ -40,11 +45,17 @@ function findBash(): string {
   }
 }
 
-/** Sessions left `pending` by a daemon that died while starting them never started. */
+/**
+ * Pending sessions wait in the queue across a restart. One whose tmux session exists was being
+ * started when the last daemon died: it runs, so it is adopted rather than started twice.
+ */
 async function reconcilePending(ctx: DaemonContext): Promise<void> {
-  for (const s of ctx.store.listSessions({ statuses: ['pending'] })) {
-    await ctx.tmux.run(killSessionArgs(s.id)).catch(() => undefined); // it may have been half-created
-    applyDecision(ctx, s, { status: 'stopped', reason: 'daemon restarted', error: 'the daemon stopped before the session started' });
+  const pending = ctx.store.listSessions({ statuses: ['pending'] });
+  if (pending.length === 0) return;
+  const panes = new Map(parsePanes(await ctx.tmux.runIfServer(listPanesArgs())).map((p) => [p.sessionName, p]));
+  for (const s of pending) {
+    const pane = panes.get(tmuxSessionName(s.id));
+    if (pane) begin(ctx, s, pane.paneId, pane.panePid);
   }
 }
 
@@ -81,30 +92,46 @@ export async function runDaemon(): Promise<void> {
     };
     const jobs = new Jobs(ctx);
     const monitor = new Monitor(ctx, jobs);
+    const queue = new Queue(ctx);
+    const timeouts = new Timeouts(ctx, monitor);
+    const retention = new Retention(ctx);
     await reconcilePending(ctx);
     await monitor.refresh();
     jobs.reconcile();
     monitor.start();
+    queue.start();
+    queue.pump();
+    timeouts.start();
+    retention.start();
+    void retention.sweep().catch((err) => log(`retention sweep: ${(err as Error).message}`)); // catch up after downtime
 
     let stopping = false;
     const server = createServer({ keepAliveTimeout: 1000 });
-    const stop = () => {
+    /**
+     * Graceful: no new connection is accepted; requests under way, starts, kills and sweeps finish
+     * (up to 10 s); then the long ones (wait, follow) are cut — their CLIs reconnect — and the
+     * database is closed. Sessions keep running.
+     */
+    const stop = async () => {
       if (stopping) return;
       stopping = true;
       log('stopping (sessions keep running)');
+      server.close();
+      server.closeIdleConnections();
+      timeouts.stop();
       monitor.stop();
       jobs.stop();
-      server.close(() => {
-        store.db.close();
-        rmSync(paths.socket, { force: true });
-        rmSync(paths.pidFile, { force: true });
-        held.close();
-        process.exit(0);
-      });
-      server.closeIdleConnections();
-      setTimeout(() => server.closeAllConnections(), 3000).unref();
+      queue.stop();
+      const settled = Promise.all([router.drain(), queue.idle(), retention.stop(), monitor.idle(), allSessionLocksIdle()]);
+      await Promise.race([settled, sleep(10_000)]);
+      server.closeAllConnections();
+      store.db.close();
+      rmSync(paths.socket, { force: true });
+      rmSync(paths.pidFile, { force: true });
+      held.close();
+      process.exit(0);
     };
-    const router = buildRouter(ctx, monitor, jobs, stop);
+    const router = buildRouter(ctx, { monitor, jobs, queue }, () => void stop());
     server.on('request', (req, res) => void router.handle(req, res));
     rmSync(paths.socket, { force: true });
     await new Promise<void>((resolve, reject) => {
@@ -113,8 +140,8 @@ export async function runDaemon(): Promise<void> {
     });
     chmodSync(paths.socket, 0o600);
     writeFileSync(paths.pidFile, `${process.pid}\n`, { mode: 0o600 });
-    process.on('SIGTERM', stop);
-    process.on('SIGINT', stop);
+    process.on('SIGTERM', () => void stop());
+    process.on('SIGINT', () => void stop());
     process.on('SIGHUP', () => undefined);
     log(`listening on ${paths.socket} (${tmuxVersion})`);
   } catch (err) {

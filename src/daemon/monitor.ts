@@ -25,6 +25,11 @@ const LIVE = ['working', 'idle', 'paused'] as const;
 export class Monitor {
   private inflight: Promise<void> | null = null;
   private lastRefreshAt = 0;
+
+  /** When the last refresh finished: what the store says about output is true as of then. */
+  get refreshedAt(): number {
+    return this.lastRefreshAt;
+  }
   private timer: NodeJS.Timeout | null = null;
   private watcher: FSWatcher | null = null;
 
@@ -69,6 +74,11 @@ export class Monitor {
     this.watcher?.close();
   }
 
+  /** Resolves when no refresh is under way (graceful shutdown). */
+  async idle(): Promise<void> {
+    await this.inflight?.catch(() => undefined);
+  }
+
   /** Refreshes unless the cache is younger than the status cache time. */
   async ensureFresh(): Promise<void> {
     if (Date.now() - this.lastRefreshAt < this.ctx.settings.statusCacheMs) return;
@@ -102,7 +112,8 @@ export class Monitor {
       this.jobs.onExitFile(ref.id, ref.seq);
       return;
     }
-    if (!s || !LIVE.includes(s.status as (typeof LIVE)[number])) return;
+    // A paused session's exit is seen when it is resumed (paused → completed is not a transition).
+    if (!s || (s.status !== 'working' && s.status !== 'idle')) return;
     if (isSessionLocked(s.id)) return;
     const code = readExitStatus(this.ctx, s.id, 1);
     if (code === null) return;

@@ -1,6 +1,6 @@
 import { isSessionStatus, type CreateSessionRequest, type SessionStatus } from '../core/types.js';
 import { SESSION_ID, jobId, parseJobId, resolveRef } from '../core/ids.js';
-import { parseDuration } from '../core/duration.js';
+import { durationField } from '../core/duration.js';
 import type { SessionRecord } from '../core/records.js';
 import { AmuxError } from '../errors.js';
 import { VERSION } from '../version.js';
@@ -10,12 +10,12 @@ import type { Monitor } from './monitor.js';
 import { Router, type Request } from './http.js';
 import { streamLogs } from './log-stream.js';
 import { createSession } from './session-create.js';
-import { killSession, removeSession, sendInput } from './session-control.js';
+import { KILL_GRACE_MS, killSession, pauseSession, pruneSessions, removeSession, resumeSession, sendInput } from './session-control.js';
 import { eventView, jobView, sessionView } from './views.js';
 import { waitForSessions, type WaitTarget } from './waiters.js';
 import type { ExecRequest, Jobs, JobStream } from './jobs.js';
+import type { Queue } from './queue.js';
 
-const DEFAULT_GRACE_MS = 5000;
 
 /**
  * What a reference names for the commands that take sessions and jobs (wait, kill): job 1 of a
@@ -47,15 +47,6 @@ function intParam(q: URLSearchParams, key: string, fallback: number): number {
   return Number(v);
 }
 
-/** A time in the API: an integer of milliseconds (number or digits), or a duration text such as `5s`. */
-function durationField(v: unknown, what: string, fallback: number): number {
-  if (v === undefined || v === null) return fallback;
-  if (typeof v === 'number' && Number.isInteger(v) && v >= 0) return v;
-  if (typeof v === 'string' && /^\d+$/.test(v)) return Number(v);
-  if (typeof v === 'string') return parseDuration(v, what);
-  throw new AmuxError('invalid_argument', `${what} must be an integer of milliseconds or a duration such as 5s`);
-}
-
 function statusFilter(q: URLSearchParams): SessionStatus[] | undefined {
   const raw = q.get('status');
   if (!raw) return undefined;
@@ -67,13 +58,15 @@ function statusFilter(q: URLSearchParams): SessionStatus[] | undefined {
 }
 
 /** The versioned HTTP API (README "API"). */
-export function buildRouter(ctx: DaemonContext, monitor: Monitor, jobs: Jobs, stop: () => void): Router {
+export function buildRouter(ctx: DaemonContext, parts: { monitor: Monitor; jobs: Jobs; queue: Queue }, stop: () => void): Router {
+  const { monitor, jobs, queue } = parts;
   const r = new Router();
   const body = async (q: Request) => (await q.body()) as Record<string, unknown>;
 
   r.on('GET', '/v1/health', async () => ({
     pid: process.pid, socket: ctx.paths.socket, version: VERSION, uptimeMs: Date.now() - ctx.startedAt,
-    sessions: ctx.store.listSessions().length, home: ctx.paths.home, settings: ctx.settings,
+    sessions: ctx.store.listSessions().length, live: ctx.store.countLive(), pending: ctx.store.countPending(),
+    home: ctx.paths.home, settings: ctx.settings,
   }));
 
   r.on('GET', '/v1/sessions', async (q) => {
@@ -84,7 +77,7 @@ export function buildRouter(ctx: DaemonContext, monitor: Monitor, jobs: Jobs, st
   });
 
   r.on('POST', '/v1/sessions', async (q) => {
-    const s = await createSession(ctx, (await body(q)) as unknown as CreateSessionRequest);
+    const s = await createSession(ctx, queue, (await body(q)) as unknown as CreateSessionRequest);
     q.res.statusCode = 201;
     return sessionView(s);
   });
@@ -103,14 +96,14 @@ export function buildRouter(ctx: DaemonContext, monitor: Monitor, jobs: Jobs, st
 
   r.on('DELETE', '/v1/sessions/:ref', async (q) => {
     const s = resolveSession(ctx, q.params.ref!);
-    const grace = durationField(q.query.get('graceMs') ?? undefined, 'grace', DEFAULT_GRACE_MS);
+    const grace = durationField(q.query.get('graceMs') ?? undefined, 'grace', KILL_GRACE_MS);
     return sessionView(await removeSession(ctx, s.id, q.query.get('force') === '1', grace));
   });
 
   /** `amux kill`: a session, or one job (job 1 of a command session is the session). */
   const kill = async (t: WaitTarget, b: Record<string, unknown>) => {
     const signal = String(b.signal ?? 'TERM');
-    const grace = durationField(b.graceMs, 'grace', DEFAULT_GRACE_MS);
+    const grace = durationField(b.graceMs, 'grace', KILL_GRACE_MS);
     if (t.kind === 'job') return jobView(await jobs.kill(jobs.get(t.id), signal, grace));
     return sessionView(await killSession(ctx, t.id, signal, grace));
   };
@@ -124,6 +117,7 @@ export function buildRouter(ctx: DaemonContext, monitor: Monitor, jobs: Jobs, st
     const abort = new AbortController();
     q.res.on('close', () => abort.abort());
     const stream = q.query.get('stream') === '1' && req.background !== true && req.tty !== true;
+    if (stream) q.long();
     const j = await jobs.exec(s.id, req, abort.signal, stream);
     if (stream) return jobs.streamFrames(j, q.res, true, undefined, true);
     q.res.statusCode = 201;
@@ -161,6 +155,7 @@ export function buildRouter(ctx: DaemonContext, monitor: Monitor, jobs: Jobs, st
     const stream = q.query.get('stream');
     if (stream !== null && stream !== 'stdout' && stream !== 'stderr') throw new AmuxError('invalid_argument', `stream must be stdout or stderr, got '${stream}'`);
     const follow = q.query.get('follow') === '1';
+    if (follow) q.long();
     if (stream === null || follow) return jobs.streamFrames(j, q.res, follow, stream ? [stream] : undefined);
     const r = jobs.readStream(j, stream as JobStream, intParam(q.query, 'sinceOffset', 0), intParam(q.query, 'limit', Number.MAX_SAFE_INTEGER));
     q.res.writeHead(200, {
@@ -186,6 +181,7 @@ export function buildRouter(ctx: DaemonContext, monitor: Monitor, jobs: Jobs, st
       if (!j) throw new AmuxError('job_not_found', `no such job: job-${s.id}-${job}`);
       if (!j.tty) throw new AmuxError('invalid_state', `job ${j.id} captured its stdout and stderr: GET /v1/jobs/${j.id}/output`);
     }
+    if (q.query.get('follow') === '1') q.long();
     await streamLogs(ctx, s, {
       sinceOffset: intParam(q.query, 'sinceOffset', 0),
       limit: intParam(q.query, 'limit', Number.MAX_SAFE_INTEGER),
@@ -211,10 +207,22 @@ export function buildRouter(ctx: DaemonContext, monitor: Monitor, jobs: Jobs, st
     }
     const targets = (b.ids as string[]).map((ref) => resolveTarget(ctx, ref));
     const timeout = b.timeoutMs == null ? null : durationField(b.timeoutMs, 'timeout', 0);
+    q.long();
     const abort = new AbortController();
     q.res.on('close', () => abort.abort());
     await monitor.ensureFresh();
     return waitForSessions(ctx, targets, timeout, abort.signal);
+  });
+
+  r.on('POST', '/v1/sessions/:ref/pause', async (q) => sessionView(await pauseSession(ctx, resolveSession(ctx, q.params.ref!).id)));
+
+  r.on('POST', '/v1/sessions/:ref/resume', async (q) => sessionView(await resumeSession(ctx, resolveSession(ctx, q.params.ref!).id)));
+
+  /** `amux prune`: removes finished sessions that ended at least `olderThan` ago (default: all finished). */
+  r.on('POST', '/v1/prune', async (q) => {
+    const b = await body(q);
+    const removed = await pruneSessions(ctx, durationField(b.olderThanMs ?? b.olderThan, 'older-than', 0));
+    return { removed: removed.map((s) => sessionView(s)) };
   });
 
   r.on('POST', '/v1/daemon/stop', async () => {

@@ -8,16 +8,17 @@ import { parseSignal } from '../core/signals.js';
 import { isTerminal } from '../core/types.js';
 import { AmuxError } from '../errors.js';
 import { sessionPaths } from '../paths.js';
-import { descendantsOf, isAlive, sessionMembers, signalAll } from '../process/process-table.js';
-import { killSessionArgs, paneTarget, sendInputCalls } from '../tmux/commands.js';
+import { childrenOf, descendantsOf, isAlive, isStopped, processGroup, sessionMembers, signalAll } from '../process/process-table.js';
+import { killSessionArgs, paneTarget, sendInputCalls, typeResumeArgs } from '../tmux/commands.js';
 import { TmuxCommandError } from '../tmux/tmux.js';
 import type { DaemonContext } from './context.js';
 import { withSessionLock } from './session-lock.js';
 import { readExitStatus } from './exit-files.js';
 import { logExtent, readLog } from './log-files.js';
 import { applyDecision } from './transitions.js';
+import { finished } from '../core/status-rules.js';
 
-async function closeTmuxSession(ctx: DaemonContext, id: string): Promise<void> {
+export async function closeTmuxSession(ctx: DaemonContext, id: string): Promise<void> {
   try {
     await ctx.tmux.run(killSessionArgs(id));
   } catch (err) {
@@ -26,23 +27,46 @@ async function closeTmuxSession(ctx: DaemonContext, id: string): Promise<void> {
 }
 
 
+/** How long `kill` (and an expiry) waits before SIGKILL, unless told otherwise. */
+export const KILL_GRACE_MS = 5000;
+
+/** Every process of a session but its shell: the shell's descendants and its terminal session's members. */
+function members(shell: number | null): number[] {
+  return shell ? [...new Set([...descendantsOf(shell), ...sessionMembers(shell)])].filter((p) => p !== shell) : [];
+}
+
+/** How a kill ends a session: `amux kill` stops it; a timeout expires it (ADR 0010). */
+export interface KillOutcome {
+  status: 'stopped' | 'expired';
+  /** The state_changed reason; `killed with SIGNAL` when absent. */
+  reason?: string;
+  error?: string;
+}
+
 /**
  * SPEC §4 `kill`: `signal` to every process of the session, SIGKILL to survivors after `graceMs`,
- * then the tmux session is closed and the status is `stopped`. A finished session is a no-op.
+ * then the tmux session is closed and the status is `stopped` (or `expired`, for a timeout). A
+ * finished session is a no-op; a pending one ends without having run.
  */
-export function killSession(ctx: DaemonContext, id: string, signalName: string, graceMs: number): Promise<SessionRecord> {
+export function killSession(
+  ctx: DaemonContext, id: string, signalName: string, graceMs: number, outcome: KillOutcome = { status: 'stopped' },
+): Promise<SessionRecord> {
   const signal = parseSignal(signalName) as NodeJS.Signals;
   return withSessionLock(id, async () => {
     const s = ctx.store.getSession(id);
     if (!s) throw new AmuxError('session_not_found', `no such session: ${id}`);
     if (isTerminal(s.status)) return s;
+    if (s.status === 'pending') {
+      return applyDecision(ctx, s, { status: outcome.status, reason: outcome.reason ?? 'killed while pending', error: outcome.error ?? 'stopped before it started' });
+    }
     // Every process of the session but the shell itself (closing the tmux session hangs it up).
-    const members = () => (s.pid ? [...new Set([...descendantsOf(s.pid), ...sessionMembers(s.pid)])].filter((p) => p !== s.pid) : []);
-    const pids = members();
+    const pids = members(s.pid);
     signalAll(pids, signal);
+    // Stopped processes act on the signal only once continued; the shell last (see pauseSession).
+    if (s.status === 'paused') signalAll([...pids, ...(s.pid ? [s.pid] : [])], 'SIGCONT');
     const deadline = Date.now() + graceMs;
     while (pids.some(isAlive) && Date.now() < deadline) await sleep(20);
-    const survivors = [...new Set([...pids, ...members()])].filter(isAlive);
+    const survivors = [...new Set([...pids, ...members(s.pid)])].filter(isAlive);
     await closeTmuxSession(ctx, id);
     signalAll(survivors, 'SIGKILL');
     const current = ctx.store.getSession(id)!;
@@ -50,7 +74,71 @@ export function killSession(ctx: DaemonContext, id: string, signalName: string, 
     const exitCode = s.hasCommand ? readExitStatus(ctx, id, 1) : null;
     // What ended it: the signal asked for, or SIGKILL when something outlived the grace.
     const ended = survivors.length > 0 ? 'SIGKILL' : signal;
-    return applyDecision(ctx, current, { status: 'stopped', reason: `killed with ${ended}`, exitCode, signal: ended });
+    return applyDecision(ctx, current, {
+      status: outcome.status, reason: outcome.reason ?? `killed with ${ended}`, exitCode, signal: ended, ...(outcome.error ? { error: outcome.error } : {}),
+    });
+  });
+}
+
+function liveSession(ctx: DaemonContext, id: string, verb: string): SessionRecord {
+  const s = ctx.store.getSession(id);
+  if (!s || s.removedAt) throw new AmuxError('session_not_found', `no such session: ${id}`);
+  if (isTerminal(s.status)) throw new AmuxError('invalid_state', `session ${id} has finished (${s.status}); only a running session can be ${verb}`);
+  if (s.status === 'pending' || !s.pid) throw new AmuxError('invalid_state', `session ${id} is pending (waiting for a slot, see maxLive); only a running session can be ${verb}`);
+  return s;
+}
+
+/**
+ * SPEC §4 `pause`: SIGSTOP to every process of the session but its shell (ADR 0010). tmux
+ * continues a pane's shell the moment it stops, so the shell is left at its prompt; it sees its
+ * job stop as after Ctrl-Z and takes the terminal back, and `resume` gives the job the terminal
+ * again. Processes forked while the list was taken are caught by a second look. The capture of the
+ * pane (pipe-pane, outside the session) goes on. Pausing a paused session is a no-op.
+ */
+export function pauseSession(ctx: DaemonContext, id: string): Promise<SessionRecord> {
+  return withSessionLock(id, async () => {
+    const s = liveSession(ctx, id, 'paused');
+    if (s.status === 'paused') return s;
+    const stopped = new Set<number>();
+    for (let round = 0; round < 3; round++) {
+      const fresh = members(s.pid).filter((p) => !stopped.has(p));
+      if (fresh.length === 0) break;
+      signalAll(fresh, 'SIGSTOP');
+      for (const p of fresh) stopped.add(p);
+    }
+    return applyDecision(ctx, ctx.store.getSession(id)!, { status: 'paused', reason: 'paused by amux pause' });
+  });
+}
+
+/**
+ * SPEC §4 `resume`: SIGCONT to every process. A foreground job that `pause` suspended is
+ * continued by its shell (`__amux_fg` runs `fg`), so that the shell waits for it and records its
+ * exit; everything else is continued directly. The idle clock starts again from the resume
+ * (paused time never counts toward `--idle-timeout`). Resuming a running session is a no-op.
+ */
+export function resumeSession(ctx: DaemonContext, id: string): Promise<SessionRecord> {
+  return withSessionLock(id, async () => {
+    const s = liveSession(ctx, id, 'resumed');
+    if (s.status !== 'paused') return s;
+    const shell = s.pid!;
+    // The suspended foreground job: the stopped process groups among the shell's children.
+    const jobGroups = new Set(childrenOf(shell).filter(isStopped).map(processGroup).filter((g): g is number => g !== null && g !== shell));
+    signalAll(members(shell).filter((p) => !jobGroups.has(processGroup(p) ?? -1)), 'SIGCONT');
+    if (jobGroups.size > 0 && ctx.store.listJobs(id, { statuses: ['running'], background: false, limit: 1 }).length > 0) {
+      try {
+        await ctx.tmux.run(typeResumeArgs(paneTarget(id)));
+        const suspended = () => childrenOf(shell).some((p) => isStopped(p) && jobGroups.has(processGroup(p) ?? -1));
+        for (let i = 0; i < 200 && suspended(); i++) await sleep(5);
+      } catch {
+        /* the tmux session is gone: the monitor will see it */
+      }
+    }
+    signalAll(members(shell), 'SIGCONT'); // whatever is still stopped (no shell took it back)
+    const now = Date.now();
+    ctx.store.updateSession(id, { lastActivityAt: now });
+    const cur = applyDecision(ctx, { ...s, lastActivityAt: now }, { status: 'working', reason: 'resumed by amux resume' }, now);
+    const code = s.hasCommand ? readExitStatus(ctx, id, 1) : null;
+    return code === null ? cur : applyDecision(ctx, cur, finished(code));
   });
 }
 
@@ -62,13 +150,39 @@ function lastOutput(ctx: DaemonContext, s: SessionRecord): string {
   return renderPlain(stripMarkers(data, s.nonce).toString('utf8'));
 }
 
+/** Deletes the files of sessions: their directory (log, jobs, rcfile) and their exit-status files. */
+export function removeSessionFiles(ctx: DaemonContext, ids: readonly string[]): void {
+  const set = new Set(ids);
+  for (const id of ids) {
+    rmSync(sessionPaths(ctx.paths, id).dir, { recursive: true, force: true });
+    ctx.runtime.delete(id);
+  }
+  for (const f of readdirSync(ctx.paths.exitsDir)) {
+    if (set.has(f.slice(0, f.indexOf('.')))) rmSync(join(ctx.paths.exitsDir, f), { force: true });
+  }
+}
+
+/** SPEC §4 `prune`: removes the finished sessions that ended at least `olderThanMs` ago. */
+export async function pruneSessions(ctx: DaemonContext, olderThanMs: number): Promise<SessionRecord[]> {
+  const removed: SessionRecord[] = [];
+  for (const s of ctx.store.finishedBefore(Date.now() - olderThanMs, { includeRemoved: false })) {
+    try {
+      removed.push(await removeSession(ctx, s.id, false, 0));
+    } catch (err) {
+      if (!(err instanceof AmuxError && err.code === 'session_not_found')) throw err; // removed meanwhile (--rm)
+    }
+  }
+  return removed;
+}
+
 /** SPEC §4 `rm`: a finished session's tmux session and files go; its row and events stay. */
 export async function removeSession(ctx: DaemonContext, id: string, force: boolean, graceMs: number): Promise<SessionRecord> {
   const s = ctx.store.getSession(id);
   if (!s || s.removedAt) throw new AmuxError('session_not_found', `no such session: ${id}`);
   if (!isTerminal(s.status)) {
-    if (!force) throw new AmuxError('invalid_state', `session ${id} is ${s.status}; stop it first ('amux kill ${id}') or use 'amux rm -f ${id}'`);
-    await killSession(ctx, id, 'TERM', graceMs);
+    // A pending session has not run anything: removing it loses nothing, as with `docker rm` of a created container.
+    if (!force && s.status !== 'pending') throw new AmuxError('invalid_state', `session ${id} is ${s.status}; stop it first ('amux kill ${id}') or use 'amux rm -f ${id}'`);
+    await killSession(ctx, id, 'TERM', graceMs, { status: 'stopped', reason: s.status === 'pending' ? 'removed while pending' : undefined });
   }
   return withSessionLock(id, async () => {
     const cur = ctx.store.getSession(id)!;
@@ -80,11 +194,7 @@ export async function removeSession(ctx: DaemonContext, id: string, force: boole
       ctx.store.updateSession(id, { removedAt: now, lastOutput: tail });
       ctx.store.addEvent({ sessionId: id, jobId: null, type: 'session_removed', data: {}, createdAt: now });
     });
-    rmSync(sessionPaths(ctx.paths, id).dir, { recursive: true, force: true });
-    for (const f of readdirSync(ctx.paths.exitsDir)) {
-      if (f.startsWith(`${id}.`)) rmSync(join(ctx.paths.exitsDir, f), { force: true });
-    }
-    ctx.runtime.delete(id);
+    removeSessionFiles(ctx, [id]);
     ctx.bus.emit('change', id);
     return { ...cur, removedAt: now, lastOutput: tail };
   });

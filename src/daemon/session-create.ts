@@ -15,6 +15,8 @@ import { applyDecision } from './transitions.js';
 import { withSessionLock } from './session-lock.js';
 import { readExitStatus } from './exit-files.js';
 import { finished } from '../core/status-rules.js';
+import { durationField } from '../core/duration.js';
+import type { Queue } from './queue.js';
 
 /** Checks a create request before anything is written; every problem is one clear line. */
 export function validateCreate(ctx: DaemonContext, req: CreateSessionRequest) {
@@ -38,7 +40,15 @@ export function validateCreate(ctx: DaemonContext, req: CreateSessionRequest) {
   }
   const umask = req.umask ?? 0o022;
   if (!Number.isInteger(umask) || umask < 0 || umask > 0o777) throw new AmuxError('invalid_argument', 'umask must be an integer from 0 to 0o777');
-  return { command, name, env, umask };
+  return { command, name, env, umask, timeoutMs: limit(req.timeoutMs, 'timeout'), idleTimeoutMs: limit(req.idleTimeoutMs, 'idle timeout') };
+}
+
+/** A session time limit: null when absent, else longer than 0. */
+function limit(v: unknown, what: string): number | null {
+  const ms = durationField(v, what, -1);
+  if (ms === -1) return null;
+  if (ms <= 0) throw new AmuxError('invalid_argument', `the ${what} must be longer than 0`);
+  return ms;
 }
 
 function newId(ctx: DaemonContext): string {
@@ -48,9 +58,12 @@ function newId(ctx: DaemonContext): string {
   }
 }
 
-/** Creates and starts a session (SPEC §4 `run`). */
-export async function createSession(ctx: DaemonContext, req: CreateSessionRequest): Promise<SessionRecord> {
-  const { command, name, env, umask } = validateCreate(ctx, req);
+/**
+ * Creates a session (SPEC §4 `run`): its files and its `pending` row, then asks the queue to
+ * start it. Resolves once it runs, or at once with the `pending` record when maxLive holds it back.
+ */
+export async function createSession(ctx: DaemonContext, queue: Queue, req: CreateSessionRequest): Promise<SessionRecord> {
+  const { command, name, env, umask, timeoutMs, idleTimeoutMs } = validateCreate(ctx, req);
   const id = newId(ctx);
   const now = Date.now();
   const sp = sessionPaths(ctx.paths, id);
@@ -61,6 +74,7 @@ export async function createSession(ctx: DaemonContext, req: CreateSessionReques
     lastActivityAt: null, pid: null, paneId: null, nonce: randomBytes(4).toString('hex'),
     autoRemove: req.autoRemove === true, removedAt: null, lastOutput: null, logBytes: 0, logTruncated: false,
     logChunkBytes: chunkBytes, logCapBytes: ctx.settings.logCapBytes, hasCommand: command !== null,
+    timeoutMs, idleTimeoutMs, closedAt: null,
   };
   try {
     mkdirSync(sp.jobsDir, { recursive: true, mode: 0o700 });
@@ -74,45 +88,70 @@ export async function createSession(ctx: DaemonContext, req: CreateSessionReques
     }), { mode: 0o600 });
     ctx.store.tx(() => {
       ctx.store.insertSession(record);
-      ctx.store.addEvent({ sessionId: id, jobId: null, type: 'session_created', data: { name, command: record.command }, createdAt: now });
-      if (command) {
-        ctx.store.insertJob({
-          id: jobId(id, 1), sessionId: id, seq: 1, command: command.display, background: false, status: 'running',
-          exitCode: null, signal: null, pid: null, startedAt: now, endedAt: null, tty: true, timeoutMs: null,
-          error: null, stdoutBytes: null, stderrBytes: null, stdoutTruncated: false, stderrTruncated: false,
-        });
-        ctx.store.addEvent({ sessionId: id, jobId: jobId(id, 1), type: 'job_started', data: { seq: 1, command: command.display, background: false, tty: true }, createdAt: now });
-      }
+      ctx.store.addEvent({
+        sessionId: id, jobId: null, type: 'session_created',
+        data: { name, command: record.command, cwd: req.cwd, timeoutMs, idleTimeoutMs, autoRemove: record.autoRemove },
+        createdAt: now,
+      });
     });
   } catch (err) {
     rmSync(sp.dir, { recursive: true, force: true });
     throw toAmuxError(err);
   }
-  // Under the session lock: a kill or rm arriving meanwhile waits for the tmux session to exist.
-  return withSessionLock(id, () => startSession(ctx, record, command, chunkBytes));
+  queue.pump();
+  return (await queue.started(id)) ?? ctx.store.getSession(id) ?? record;
 }
 
-async function startSession(
-  ctx: DaemonContext, record: SessionRecord, command: ReturnType<typeof validateCreate>['command'], chunkBytes: number,
-): Promise<SessionRecord> {
+/**
+ * Starts a `pending` session (the queue calls it): the tmux session, job 1, `pending → working`.
+ * Under the session lock, so a kill or rm arriving meanwhile waits for the tmux session to exist;
+ * a session killed or removed while it waited is left as it is.
+ */
+export function startPending(ctx: DaemonContext, id: string): Promise<SessionRecord> {
+  return withSessionLock(id, async () => {
+    const record = ctx.store.getSession(id);
+    if (!record || record.status !== 'pending' || record.removedAt) return record!;
+    return startSession(ctx, record);
+  });
+}
+
+async function startSession(ctx: DaemonContext, record: SessionRecord): Promise<SessionRecord> {
   const { id } = record;
   const sp = sessionPaths(ctx.paths, id);
   try {
     const out = await ctx.tmux.run(newSessionArgs({
-      id, bash: ctx.bash, rcfile: sp.rcfile, logPrefix: join(sp.logDir, LOG_PREFIX), chunkBytes,
-      keepChunks: chunksToKeep(ctx.settings.logCapBytes, chunkBytes),
+      id, bash: ctx.bash, rcfile: sp.rcfile, logPrefix: join(sp.logDir, LOG_PREFIX), chunkBytes: record.logChunkBytes,
+      keepChunks: chunksToKeep(record.logCapBytes, record.logChunkBytes),
     }));
     const [paneId, pid] = out.trim().split('\t');
-    const started = Date.now();
-    const patch = { paneId: paneId ?? null, pid: Number(pid) || null, startedAt: started, lastActivityAt: started };
-    ctx.store.updateSession(id, patch);
-    const working = applyDecision(ctx, { ...record, ...patch }, { status: 'working', reason: 'started' }, started);
-    // A very short command can finish before the row left `pending`, when the exit watcher ignored it.
-    const code = command ? readExitStatus(ctx, id, 1) : null;
-    return code === null ? working : applyDecision(ctx, working, finished(code));
+    return begin(ctx, record, paneId ?? null, Number(pid) || null);
   } catch (err) {
     const e = toAmuxError(err);
-    applyDecision(ctx, record, { status: 'stopped', reason: 'start failed', error: `could not start tmux session: ${e.message}` });
+    const message = `could not start tmux session: ${e.message}`;
+    ctx.store.addEvent({ sessionId: id, jobId: null, type: 'error', data: { message }, createdAt: Date.now() });
+    applyDecision(ctx, record, { status: 'stopped', reason: 'start failed', error: message });
     throw e.code === 'internal' ? new AmuxError('operation_failed', `could not start session ${id}: ${e.message}`, { cause: err }) : e;
   }
+}
+
+/** Records that a session's tmux session exists (started now, or adopted after a daemon restart). */
+export function begin(ctx: DaemonContext, record: SessionRecord, paneId: string | null, pid: number | null): SessionRecord {
+  const { id } = record;
+  const started = Date.now();
+  const patch = { paneId, pid, startedAt: started, lastActivityAt: started };
+  ctx.store.updateSession(id, patch);
+  const working = applyDecision(ctx, { ...record, ...patch }, { status: 'working', reason: 'started' }, started);
+  if (record.hasCommand) {
+    ctx.store.tx(() => {
+      ctx.store.insertJob({
+        id: jobId(id, 1), sessionId: id, seq: 1, command: record.command!, background: false, status: 'running',
+        exitCode: null, signal: null, pid: null, startedAt: started, endedAt: null, tty: true, timeoutMs: null,
+        error: null, stdoutBytes: null, stderrBytes: null, stdoutTruncated: false, stderrTruncated: false,
+      });
+      ctx.store.addEvent({ sessionId: id, jobId: jobId(id, 1), type: 'job_started', data: { seq: 1, command: record.command, background: false, tty: true }, createdAt: started });
+    });
+  }
+  // A very short command can finish before the row left `pending`, when the exit watcher ignored it.
+  const code = record.hasCommand ? readExitStatus(ctx, id, 1) : null;
+  return code === null ? working : applyDecision(ctx, working, finished(code));
 }

@@ -20,3 +20,8 @@ export function withSessionLock<T>(id: string, fn: () => Promise<T>): Promise<T>
 export function isSessionLocked(id: string): boolean {
   return locks.has(id);
 }
+
+/** Resolves when no session operation is under way (graceful shutdown). */
+export async function allSessionLocksIdle(): Promise<void> {
+  while (locks.size) await Promise.allSettled([...locks.values()]);
+}

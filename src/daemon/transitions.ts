@@ -31,7 +31,7 @@ export function applyDecision(ctx: DaemonContext, seen: SessionRecord, d: Decisi
       data: { from: s.status, to: d.status, reason: d.reason, ...(d.error ? { error: d.error } : {}) },
       createdAt: now,
     });
-    if (isTerminal(d.status) && s.hasCommand) {
+    if (isTerminal(d.status) && s.hasCommand && s.startedAt != null) {
       const job = d.status === 'completed' ? 'completed' : d.status === 'failed' ? 'failed' : 'killed';
       ctx.store.updateJob(jobId(s.id, 1), { status: job, exitCode: patch.exitCode ?? null, signal: patch.signal ?? null, endedAt: now });
       ctx.store.addEvent({ sessionId: s.id, jobId: jobId(s.id, 1), type: 'job_finished', data: { status: job, exitCode: patch.exitCode ?? null }, createdAt: now });

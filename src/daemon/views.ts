@@ -22,9 +22,12 @@ export function sessionView(s: SessionRecord, now = Date.now()): SessionView {
     pid: s.pid,
     removed: s.removedAt != null,
     removedAt: iso(s.removedAt),
+    closedAt: iso(s.closedAt),
     logBytes: s.logBytes,
     logTruncated: s.logTruncated,
     autoRemove: s.autoRemove,
+    timeoutMs: s.timeoutMs,
+    idleTimeoutMs: s.idleTimeoutMs,
   };
 }
 

@@ -107,6 +107,16 @@ export function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
   }
 }
 
+/** Whether `pid` is stopped (state T: SIGSTOP, SIGTSTP, …); false when it is gone. */
+export function isStopped(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    return stat.charAt(stat.lastIndexOf(')') + 2) === 'T';
+  } catch {
+    return false;
+  }
+}
+
 /** Whether `pid` still runs (a zombie counts as gone). */
 export function isAlive(pid: number): boolean {
   try {

@@ -105,6 +105,16 @@ __amux_done() {
   if [[ -n $stopped && $stopped != "$__amux_stopped_before" ]]; then return; fi
   __amux_finish "$__amux_running" "$1"
 }
+# \`amux resume\`: \`amux pause\` stopped the running job, and bash took the terminal back as after
+# Ctrl-Z; this puts the job back in the foreground (fg continues it), and records its exit.
+__amux_fg() {
+  [[ -n $__amux_running ]] || return 0
+  local stopped
+  stopped=$(jobs -ps)
+  [[ -n $stopped && $stopped != "$__amux_stopped_before" ]] || return 0
+  fg >/dev/null
+  __amux_done "$?"
+}
 __amux_pre() {
   local s=$?
   if [[ -n $__amux_running ]]; then __amux_done "$s"; fi

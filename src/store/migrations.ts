@@ -64,4 +64,11 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE jobs ADD COLUMN stderr_truncated INTEGER NOT NULL DEFAULT 0;
   CREATE INDEX jobs_running ON jobs(session_id) WHERE status = 'running';
   `,
+  /* 3: the lifecycle (issue 4): timeouts, the queue, retention. */ `
+  ALTER TABLE sessions ADD COLUMN timeout_ms INTEGER;
+  ALTER TABLE sessions ADD COLUMN idle_timeout_ms INTEGER;
+  ALTER TABLE sessions ADD COLUMN closed_at INTEGER;
+  CREATE INDEX sessions_pending ON sessions(created_at) WHERE status = 'pending';
+  CREATE INDEX sessions_ended ON sessions(ended_at) WHERE ended_at IS NOT NULL;
+  `,
 ];

@@ -11,6 +11,7 @@ const SESSION_COLUMNS: Record<keyof SessionRecord, string> = {
   lastActivityAt: 'last_activity_at', pid: 'pid', paneId: 'pane_id', nonce: 'nonce', autoRemove: 'auto_remove',
   removedAt: 'removed_at', lastOutput: 'last_output', logBytes: 'log_bytes', logTruncated: 'log_truncated',
   logChunkBytes: 'log_chunk_bytes', logCapBytes: 'log_cap_bytes', hasCommand: 'has_command',
+  timeoutMs: 'timeout_ms', idleTimeoutMs: 'idle_timeout_ms', closedAt: 'closed_at',
 };
 /** Columns aliased to record fields, so that SQLite hands back rows already shaped as records. */
 const SESSION_SELECT = `SELECT ${Object.entries(SESSION_COLUMNS).map(([f, c]) => `${c} AS ${f}`).join(', ')} FROM sessions`;
@@ -106,6 +107,49 @@ export class Store {
     }
     const sql = `${SESSION_SELECT} ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at DESC, rowid DESC`;
     return (this.sql(sql).all(...params) as Row[]).map(toSession);
+  }
+
+  /** Sessions that hold a `maxLive` slot: working, idle or paused. */
+  countLive(): number {
+    return (this.sql("SELECT COUNT(*) AS n FROM sessions WHERE status IN ('working','idle','paused') AND removed_at IS NULL").get() as { n: number }).n;
+  }
+
+  countPending(): number {
+    return (this.sql("SELECT COUNT(*) AS n FROM sessions WHERE status = 'pending'").get() as { n: number }).n;
+  }
+
+  /** Pending sessions, oldest first (the queue's order). */
+  pendingIds(limit: number): string[] {
+    return (this.sql("SELECT id FROM sessions WHERE status = 'pending' ORDER BY created_at, rowid LIMIT ?").all(limit) as { id: string }[]).map((r) => r.id);
+  }
+
+  /** Live sessions with a `--timeout` or `--idle-timeout` (checked several times a second). */
+  sessionsWithLimits(): SessionRecord[] {
+    const sql = `${SESSION_SELECT} WHERE status IN ('working','idle','paused') AND removed_at IS NULL AND (timeout_ms IS NOT NULL OR idle_timeout_ms IS NOT NULL)`;
+    return (this.sql(sql).all() as Row[]).map(toSession);
+  }
+
+  /** Finished sessions not removed whose tmux session is still open and that ended at or before `cutoff`. */
+  unclosedFinished(cutoff: number): SessionRecord[] {
+    const sql = `${SESSION_SELECT} WHERE ended_at IS NOT NULL AND ended_at <= ? AND closed_at IS NULL AND removed_at IS NULL`;
+    return (this.sql(sql).all(cutoff) as Row[]).map(toSession);
+  }
+
+  /** Finished sessions (removed or not) that ended at or before `cutoff`, oldest first. */
+  finishedBefore(cutoff: number, opts: { includeRemoved: boolean }): SessionRecord[] {
+    const sql = `${SESSION_SELECT} WHERE ended_at IS NOT NULL AND ended_at <= ?${opts.includeRemoved ? '' : ' AND removed_at IS NULL'} ORDER BY ended_at`;
+    return (this.sql(sql).all(cutoff) as Row[]).map(toSession);
+  }
+
+  /** Deletes sessions with their jobs and events (history retention). */
+  deleteSessions(ids: readonly string[]): void {
+    this.tx(() => {
+      for (const id of ids) {
+        this.sql('DELETE FROM events WHERE session_id = ?').run(id);
+        this.sql('DELETE FROM jobs WHERE session_id = ?').run(id);
+        this.sql('DELETE FROM sessions WHERE id = ?').run(id);
+      }
+    });
   }
 
   idExists(id: string): boolean {

@@ -148,7 +148,17 @@ export function sendInputCalls(target: string, input: { text: string } | { keys:
  */
 export function typeJobArgs(target: string, seq: number): string[] {
   if (!Number.isInteger(seq) || seq < 1) throw new Error(`invalid job number ${seq}`);
-  return [...sendKeysArgs(target, ['C-e', 'C-u']), ';', ...sendTextArgs(target, ` __amux_next=${seq}`), ';', ...sendKeysArgs(target, ['Enter'])];
+  return typeInternalArgs(target, ` __amux_next=${seq}`);
+}
+
+/** One tmux call that has a session's shell bring its suspended job back to the foreground (`amux resume`). */
+export function typeResumeArgs(target: string): string[] {
+  return typeInternalArgs(target, ' __amux_fg');
+}
+
+/** Clears the prompt's line and types one of amux's own fixed lines, then Enter. */
+function typeInternalArgs(target: string, line: string): string[] {
+  return [...sendKeysArgs(target, ['C-e', 'C-u']), ';', ...sendTextArgs(target, line), ';', ...sendKeysArgs(target, ['Enter'])];
 }
 
 export function capturePaneArgs(target: string, withEscapes: boolean): string[] {

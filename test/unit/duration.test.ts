@@ -102,6 +102,7 @@ describe('formatDuration', () => {
     const cases: Array<[number, string]> = [
       [0, '0ms'], [850, '850ms'], [1000, '1s'], [1500, '1.5s'], [59_999, '60.0s'],
       [60_000, '1m0s'], [185_000, '3m5s'], [3_600_000, '1h0m'], [7_800_000, '2h10m'],
+      [86_400_000, '1d'], [93_600_000, '1d2h'], [30 * 86_400_000, '30d'],
     ];
     for (const [ms, text] of cases) assert.equal(formatDuration(ms), text, `${ms} ms`);
   });

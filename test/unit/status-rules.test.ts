@@ -36,8 +36,9 @@ describe('decideStatus', () => {
     assert.equal(d.error, 'command exited with code 2');
   });
 
-  test('an exit-status file beats paused', () => {
-    assert.equal(decideStatus('paused', obs({ mainExit: 0 }), timing(0)).status, 'completed');
+  test('a paused session stays paused over an exit-status file (paused → completed is not allowed; resume sees it)', () => {
+    assert.equal(decideStatus('paused', obs({ mainExit: 0 }), timing(0)).status, 'paused');
+    assert.equal(decideStatus('paused', obs({ mainExit: 0, present: false }), timing(0)).status, 'failed');
   });
 
   test('tmux session gone → failed', () => {

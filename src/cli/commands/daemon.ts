@@ -1,5 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AmuxError } from '../../errors.js';
+import { formatDuration } from '../../core/duration.js';
+import type { Settings } from '../../core/settings.js';
 import { Client } from '../../client/client.js';
 import { launchDaemon } from '../../client/launcher.js';
 import { printJson, writeOut } from '../output.js';
@@ -10,6 +12,9 @@ interface Health {
   version: string;
   uptimeMs: number;
   sessions: number;
+  live: number;
+  pending: number;
+  settings: Settings;
 }
 
 
@@ -69,7 +74,14 @@ export async function daemonCommand(action: string, opts: { json?: boolean }): P
         return 3;
       }
       if (opts.json) printJson(h);
-      else await writeOut(`amux daemon running: pid ${h.pid}, version ${h.version}, up ${Math.round(h.uptimeMs / 1000)}s, ${h.sessions} sessions, socket ${h.socket}\n`);
+      else {
+        const s = h.settings;
+        await writeOut(
+          `amux daemon running: pid ${h.pid}, version ${h.version}, up ${Math.round(h.uptimeMs / 1000)}s, ${h.sessions} sessions (${h.live} live, ${h.pending} pending), socket ${h.socket}\n` +
+            `settings: maxLive ${s.maxLive || 'unlimited'}, idleThreshold ${formatDuration(s.idleThresholdMs)}, logCap ${s.logCapBytes} bytes, ` +
+            `finishedTtl ${formatDuration(s.finishedTtlMs)}, historyRetention ${formatDuration(s.historyRetentionMs)}\n`,
+        );
+      }
       return 0;
     }
     case 'run': {

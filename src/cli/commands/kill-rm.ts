@@ -4,7 +4,7 @@ import type { Client } from '../../client/client.js';
 import { writeOut } from '../output.js';
 
 /** Applies `op` to every reference; prints the ids done, one error line per failure, exit 1 if any failed. */
-async function forEach(refs: string[], op: (ref: string) => Promise<{ id: string }>): Promise<number> {
+export async function forEach(refs: string[], op: (ref: string) => Promise<{ id: string }>): Promise<number> {
   const results = await Promise.allSettled(refs.map(op));
   let code = 0;
   for (const [i, r] of results.entries()) {
@@ -30,3 +30,4 @@ export function rmCommand(client: Client, refs: string[], opts: { force?: boolea
   const q = `?force=${opts.force ? 1 : 0}${opts.grace !== undefined ? `&graceMs=${opts.grace}` : ''}`;
   return forEach(refs, (ref) => client.json<SessionView>('DELETE', `/v1/sessions/${encodeURIComponent(ref)}${q}`));
 }
+

@@ -15,6 +15,9 @@ export interface RunOptions {
   wait?: boolean;
   rm?: boolean;
   json?: boolean;
+  /** ms */
+  timeout?: number;
+  idleTimeout?: number;
 }
 
 /** `amux run`: start a session; print its id, or with -w stream its command's output and exit with its code. */
@@ -31,6 +34,8 @@ export async function runCommand(client: Client, args: string[], opts: RunOption
       env: { ...(process.env as Record<string, string>), ...opts.env },
       autoRemove: opts.rm === true && !opts.wait,
       umask: process.umask(),
+      timeoutMs: opts.timeout,
+      idleTimeoutMs: opts.idleTimeout,
     });
     if (!sigint) {
       if (opts.json) printJson(session);
