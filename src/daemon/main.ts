@@ -14,7 +14,7 @@ import { Monitor } from './monitor.js';
 import { Jobs } from './jobs.js';
 import { buildRouter } from './routes.js';
 import { listPanesArgs, parsePanes, tmuxSessionName } from '../tmux/commands.js';
-import { begin } from './session-create.js';
+import { begin, shellOf } from './session-create.js';
 import { Queue } from './queue.js';
 import { Timeouts } from './timeouts.js';
 import { Retention } from './retention.js';
@@ -55,7 +55,7 @@ async function reconcilePending(ctx: DaemonContext): Promise<void> {
   const panes = new Map(parsePanes(await ctx.tmux.runIfServer(listPanesArgs())).map((p) => [p.sessionName, p]));
   for (const s of pending) {
     const pane = panes.get(tmuxSessionName(s.id));
-    if (pane) begin(ctx, s, pane.paneId, pane.panePid);
+    if (pane) begin(ctx, s, pane.paneId, await shellOf(pane.panePid));
   }
 }
 

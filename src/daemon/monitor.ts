@@ -227,7 +227,7 @@ export class Monitor {
         paneDeadStatus: pane?.deadStatus ?? null,
         mainExit,
         jobRunning: (s.hasCommand && mainExit === null) || this.jobs.foregroundRunning(s.id),
-        children: pane && !pane.dead ? childCount(pane.panePid) : 0,
+        children: pane && !pane.dead && s.pid ? childCount(s.pid) : 0,
         outputChanged,
       },
       { now, lastActivityAt, idleThresholdMs: ctx.settings.idleThresholdMs },

@@ -12,7 +12,7 @@ import { streamLogs } from './log-stream.js';
 import { createSession } from './session-create.js';
 import { KILL_GRACE_MS, killSession, pauseSession, pruneSessions, removeSession, resumeSession, sendInput } from './session-control.js';
 import { eventView, jobView, sessionView } from './views.js';
-import { waitForSessions, type WaitTarget } from './waiters.js';
+import { untilStarted, waitForSessions, type WaitTarget } from './waiters.js';
 import type { ExecRequest, Jobs, JobStream } from './jobs.js';
 import type { Queue } from './queue.js';
 
@@ -25,9 +25,9 @@ export function resolveTarget(ctx: DaemonContext, ref: string): WaitTarget {
   const job = parseJobId(ref);
   if (!job) return { kind: 'session', id: resolveSession(ctx, ref, true).id };
   const s = resolveSession(ctx, job.sessionId, true);
+  if (job.seq === 1 && s.hasCommand) return { kind: 'session', id: s.id }; // also before it started (pending)
   const j = ctx.store.getJob(jobId(s.id, job.seq));
   if (!j) throw new AmuxError('job_not_found', `no such job: ${ref} (see 'amux jobs ${s.id}')`);
-  if (job.seq === 1 && s.hasCommand) return { kind: 'session', id: s.id };
   return { kind: 'job', id: j.id, sessionId: s.id };
 }
 
@@ -173,9 +173,16 @@ export function buildRouter(ctx: DaemonContext, parts: { monitor: Monitor; jobs:
   });
 
   r.on('GET', '/v1/sessions/:ref/logs', async (q) => {
-    const s = resolveSession(ctx, q.params.ref!, true);
+    let s = resolveSession(ctx, q.params.ref!, true);
     if (s.removedAt) throw new AmuxError('invalid_state', `session ${s.id} was removed; its last output is kept in 'amux inspect ${s.id}'`);
     const job = q.query.get('job');
+    if (s.status === 'pending' && q.query.get('follow') === '1') {
+      // Following a queued session (`run -w` beyond maxLive) starts once it does.
+      q.long();
+      const abort = new AbortController();
+      q.res.on('close', () => abort.abort());
+      s = await untilStarted(ctx, s.id, abort.signal);
+    }
     if (job !== null) {
       const j = /^[1-9]\d{0,8}$/.test(job) ? ctx.store.getJob(jobId(s.id, Number(job))) : null;
       if (!j) throw new AmuxError('job_not_found', `no such job: job-${s.id}-${job}`);

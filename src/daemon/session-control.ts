@@ -8,8 +8,8 @@ import { parseSignal } from '../core/signals.js';
 import { isTerminal } from '../core/types.js';
 import { AmuxError } from '../errors.js';
 import { sessionPaths } from '../paths.js';
-import { childrenOf, descendantsOf, isAlive, isStopped, processGroup, sessionMembers, signalAll } from '../process/process-table.js';
-import { killSessionArgs, paneTarget, sendInputCalls, typeResumeArgs } from '../tmux/commands.js';
+import { descendantsOf, isAlive, isStopped, sessionMembers, sessionOf, signalAll } from '../process/process-table.js';
+import { killSessionArgs, paneTarget, sendInputCalls } from '../tmux/commands.js';
 import { TmuxCommandError } from '../tmux/tmux.js';
 import type { DaemonContext } from './context.js';
 import { withSessionLock } from './session-lock.js';
@@ -30,9 +30,16 @@ export async function closeTmuxSession(ctx: DaemonContext, id: string): Promise<
 /** How long `kill` (and an expiry) waits before SIGKILL, unless told otherwise. */
 export const KILL_GRACE_MS = 5000;
 
-/** Every process of a session but its shell: the shell's descendants and its terminal session's members. */
+/**
+ * Every process of a session but its shell: the shell's descendants, and the members of the
+ * terminal's Unix session (what a job left behind, reparented away), but not the pane's own
+ * process (the /bin/sh parent of the shell, which leads that session).
+ */
 function members(shell: number | null): number[] {
-  return shell ? [...new Set([...descendantsOf(shell), ...sessionMembers(shell)])].filter((p) => p !== shell) : [];
+  if (!shell) return [];
+  const sid = sessionOf(shell);
+  const inSession = sid ? sessionMembers(sid).filter((p) => p !== sid) : [];
+  return [...new Set([...descendantsOf(shell), ...inSession])].filter((p) => p !== shell);
 }
 
 /** How a kill ends a session: `amux kill` stops it; a timeout expires it (ADR 0010). */
@@ -88,17 +95,24 @@ function liveSession(ctx: DaemonContext, id: string, verb: string): SessionRecor
   return s;
 }
 
+/** Waits (briefly) until the kernel has stopped `pid`, so that it cannot act on what comes next. */
+async function untilStopped(pid: number): Promise<void> {
+  for (let i = 0; i < 250 && isAlive(pid) && !isStopped(pid); i++) await sleep(2);
+}
+
 /**
- * SPEC §4 `pause`: SIGSTOP to every process of the session but its shell (ADR 0010). tmux
- * continues a pane's shell the moment it stops, so the shell is left at its prompt; it sees its
- * job stop as after Ctrl-Z and takes the terminal back, and `resume` gives the job the terminal
- * again. Processes forked while the list was taken are caught by a second look. The capture of the
- * pane (pipe-pane, outside the session) goes on. Pausing a paused session is a no-op.
+ * SPEC §4 `pause`: SIGSTOP to every process of the session (ADR 0010). The shell first, and
+ * once it is stopped the rest: a shell that saw its job stop would take the terminal back as
+ * after Ctrl-Z. (The shell is not the pane's process, which tmux would continue at once.) Processes
+ * forked while the list was taken are caught by a second look. The capture of the pane (pipe-pane,
+ * outside the session) goes on. Pausing a paused session is a no-op.
  */
 export function pauseSession(ctx: DaemonContext, id: string): Promise<SessionRecord> {
   return withSessionLock(id, async () => {
     const s = liveSession(ctx, id, 'paused');
     if (s.status === 'paused') return s;
+    signalAll([s.pid!], 'SIGSTOP');
+    await untilStopped(s.pid!);
     const stopped = new Set<number>();
     for (let round = 0; round < 3; round++) {
       const fresh = members(s.pid).filter((p) => !stopped.has(p));
@@ -111,29 +125,17 @@ export function pauseSession(ctx: DaemonContext, id: string): Promise<SessionRec
 }
 
 /**
- * SPEC §4 `resume`: SIGCONT to every process. A foreground job that `pause` suspended is
- * continued by its shell (`__amux_fg` runs `fg`), so that the shell waits for it and records its
- * exit; everything else is continued directly. The idle clock starts again from the resume
- * (paused time never counts toward `--idle-timeout`). Resuming a running session is a no-op.
+ * SPEC §4 `resume`: SIGCONT to every process, the shell last (when it runs again its job runs
+ * too, and it sees nothing to report). The idle clock starts again from the resume (paused time
+ * never counts toward `--idle-timeout`); a main command that finished just before the pause is
+ * seen now. Resuming a running session is a no-op.
  */
 export function resumeSession(ctx: DaemonContext, id: string): Promise<SessionRecord> {
   return withSessionLock(id, async () => {
     const s = liveSession(ctx, id, 'resumed');
     if (s.status !== 'paused') return s;
-    const shell = s.pid!;
-    // The suspended foreground job: the stopped process groups among the shell's children.
-    const jobGroups = new Set(childrenOf(shell).filter(isStopped).map(processGroup).filter((g): g is number => g !== null && g !== shell));
-    signalAll(members(shell).filter((p) => !jobGroups.has(processGroup(p) ?? -1)), 'SIGCONT');
-    if (jobGroups.size > 0 && ctx.store.listJobs(id, { statuses: ['running'], background: false, limit: 1 }).length > 0) {
-      try {
-        await ctx.tmux.run(typeResumeArgs(paneTarget(id)));
-        const suspended = () => childrenOf(shell).some((p) => isStopped(p) && jobGroups.has(processGroup(p) ?? -1));
-        for (let i = 0; i < 200 && suspended(); i++) await sleep(5);
-      } catch {
-        /* the tmux session is gone: the monitor will see it */
-      }
-    }
-    signalAll(members(shell), 'SIGCONT'); // whatever is still stopped (no shell took it back)
+    signalAll(members(s.pid), 'SIGCONT');
+    signalAll([s.pid!], 'SIGCONT');
     const now = Date.now();
     ctx.store.updateSession(id, { lastActivityAt: now });
     const cur = applyDecision(ctx, { ...s, lastActivityAt: now }, { status: 'working', reason: 'resumed by amux resume' }, now);

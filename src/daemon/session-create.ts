@@ -17,6 +17,8 @@ import { readExitStatus } from './exit-files.js';
 import { finished } from '../core/status-rules.js';
 import { durationField } from '../core/duration.js';
 import type { Queue } from './queue.js';
+import { childrenOf, isAlive } from '../process/process-table.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** Checks a create request before anything is written; every problem is one clear line. */
 export function validateCreate(ctx: DaemonContext, req: CreateSessionRequest) {
@@ -123,8 +125,8 @@ async function startSession(ctx: DaemonContext, record: SessionRecord): Promise<
       id, bash: ctx.bash, rcfile: sp.rcfile, logPrefix: join(sp.logDir, LOG_PREFIX), chunkBytes: record.logChunkBytes,
       keepChunks: chunksToKeep(record.logCapBytes, record.logChunkBytes),
     }));
-    const [paneId, pid] = out.trim().split('\t');
-    return begin(ctx, record, paneId ?? null, Number(pid) || null);
+    const [paneId, panePid] = out.trim().split('\t');
+    return begin(ctx, record, paneId ?? null, await shellOf(Number(panePid) || null));
   } catch (err) {
     const e = toAmuxError(err);
     const message = `could not start tmux session: ${e.message}`;
@@ -134,8 +136,21 @@ async function startSession(ctx: DaemonContext, record: SessionRecord): Promise<
   }
 }
 
+/** The session's bash: the child of the pane's /bin/sh (PANE_WRAPPER), forked a moment after tmux answered. */
+export async function shellOf(panePid: number | null): Promise<number | null> {
+  if (!panePid) return null;
+  for (let i = 0; i < 1000; i++) {
+    const [child] = childrenOf(panePid);
+    if (child) return child;
+    if (!isAlive(panePid)) return null;
+    await sleep(1);
+  }
+  return null;
+}
+
 /** Records that a session's tmux session exists (started now, or adopted after a daemon restart). */
 export function begin(ctx: DaemonContext, record: SessionRecord, paneId: string | null, pid: number | null): SessionRecord {
+  // pid: the session's bash (not the pane's process).
   const { id } = record;
   const started = Date.now();
   const patch = { paneId, pid, startedAt: started, lastActivityAt: started };

@@ -43,3 +43,22 @@ export function waitForSessions(
     signal?.addEventListener('abort', () => done(true), { once: true });
   });
 }
+
+/** Resolves with the session once it is no longer `pending` (started, or ended while queued), or when aborted. */
+export function untilStarted(ctx: DaemonContext, id: string, signal: AbortSignal): Promise<SessionRecord> {
+  return new Promise((resolve) => {
+    const check = () => {
+      const s = ctx.store.getSession(id) as SessionRecord;
+      if (s.status === 'pending' && !signal.aborted) return false;
+      ctx.bus.off('change', onChange);
+      resolve(s);
+      return true;
+    };
+    const onChange = (changed: string) => {
+      if (changed === id) check();
+    };
+    if (check()) return;
+    ctx.bus.on('change', onChange);
+    signal.addEventListener('abort', () => check(), { once: true });
+  });
+}

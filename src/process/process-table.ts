@@ -51,8 +51,18 @@ export function descendantsOf(pid: number): number[] {
   return out;
 }
 
+/** The Unix session of `pid` (field 6 of /proc/<pid>/stat); null when it is gone. */
+export function sessionOf(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[3]) || null;
+  } catch {
+    return null;
+  }
+}
+
 /**
- * Every process whose Unix session is `sid` (field 6 of /proc/<pid>/stat). The pane's shell leads
+ * Every process whose Unix session is `sid` (field 6 of /proc/<pid>/stat). The pane's process leads
  * its own session, so this finds what a job left behind even after it was reparented away from
  * the shell (`(sleep 1000 &)`), which a walk of descendants misses. One pass over /proc.
  */

@@ -40,6 +40,13 @@ export interface NewSessionSpec {
 }
 
 /**
+ * The pane's process: a /bin/sh that runs the session's bash as its child and exits with its
+ * status. tmux continues a pane process the moment it stops, so bash must not be the pane process
+ * for `amux pause` to hold it stopped; sh waits without WUNTRACED and does not notice (ADR 0010).
+ */
+export const PANE_WRAPPER = '"$0" "$@"; exit $?';
+
+/**
  * One tmux invocation that creates the session, keeps a dead pane visible, and starts the
  * lossless log before the server reads any output from the pane (the command queue runs all
  * three before the event loop reads the pty).
@@ -51,7 +58,7 @@ export function newSessionArgs(spec: NewSessionSpec): string[] {
   return [
     'new-session', '-d', '-s', name, '-x', String(spec.width ?? 80), '-y', String(spec.height ?? 24),
     '-P', '-F', '#{pane_id}\t#{pane_pid}',
-    '--', tmuxLiteral(spec.bash), '--noprofile', '--rcfile', tmuxLiteral(spec.rcfile), '-i',
+    '--', '/bin/sh', '-c', PANE_WRAPPER, tmuxLiteral(spec.bash), '--noprofile', '--rcfile', tmuxLiteral(spec.rcfile), '-i',
     ';', 'set-option', '-w', '-t', `=${name}:`, 'remain-on-exit', 'on',
     ';', 'pipe-pane', '-O', '-t', `=${name}:`, tmuxLiteral(pipe),
   ];
@@ -148,18 +155,10 @@ export function sendInputCalls(target: string, input: { text: string } | { keys:
  */
 export function typeJobArgs(target: string, seq: number): string[] {
   if (!Number.isInteger(seq) || seq < 1) throw new Error(`invalid job number ${seq}`);
-  return typeInternalArgs(target, ` __amux_next=${seq}`);
+  return [...sendKeysArgs(target, ['C-e', 'C-u']), ';', ...sendTextArgs(target, ` __amux_next=${seq}`), ';', ...sendKeysArgs(target, ['Enter'])];
 }
 
-/** One tmux call that has a session's shell bring its suspended job back to the foreground (`amux resume`). */
-export function typeResumeArgs(target: string): string[] {
-  return typeInternalArgs(target, ' __amux_fg');
-}
 
-/** Clears the prompt's line and types one of amux's own fixed lines, then Enter. */
-function typeInternalArgs(target: string, line: string): string[] {
-  return [...sendKeysArgs(target, ['C-e', 'C-u']), ';', ...sendTextArgs(target, line), ';', ...sendKeysArgs(target, ['Enter'])];
-}
 
 export function capturePaneArgs(target: string, withEscapes: boolean): string[] {
   return ['capture-pane', '-p', ...(withEscapes ? ['-e'] : []), '-t', target];

@@ -65,6 +65,7 @@ describe('parseFastRun agrees with commander', () => {
     ['run', '-e', 'A=1', '-e', 'B=two words', '--env', 'C=', '--', 'env'],
     ['run', '-w', 'sh', '-c', 'exit 3', '-n', 'not-an-option-here'],
     ['run', '--', '--', '-n'],
+    ['run', '--timeout', '5s', '--idle-timeout=1m30s', '--', 'x'],
   ];
   for (const args of cases) {
     test(args.join(' '), async () => {
@@ -78,7 +79,7 @@ describe('parseFastRun agrees with commander', () => {
   }
 
   test('anything else goes to commander', () => {
-    for (const args of [['run', '-h'], ['run', '--help'], ['run', '-wn', 'x'], ['run', '-n'], ['run', '-n', '-w'], ['run', '--bogus'], ['run', '--timeout', '5s', '--', 'x']]) {
+    for (const args of [['run', '-h'], ['run', '--help'], ['run', '-wn', 'x'], ['run', '-n'], ['run', '-n', '-w'], ['run', '--bogus'], ['run', '--timeout'], ['run', '--idle-timeout', '-w']]) {
       assert.equal(parseFastRun(args), null, args.join(' '));
     }
   });

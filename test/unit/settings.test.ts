@@ -17,7 +17,37 @@ function badSetting(setting: string) {
 
 describe('resolveSettings', () => {
   test('defaults (SPEC §2, §6)', () => {
-    assert.deepEqual(resolveSettings({}, {}), { idleThresholdMs: 3000, logCapBytes: 8 * MiB, statusCacheMs: 2000 });
+    assert.deepEqual(resolveSettings({}, {}), {
+      maxLive: 0, idleThresholdMs: 3000, logCapBytes: 8 * MiB, statusCacheMs: 2000,
+      finishedTtlMs: 30 * 60_000, historyRetentionMs: 30 * 86_400_000, sweepIntervalMs: 60_000,
+    });
+  });
+
+  test('maxLive: a whole number from config or AMUX_MAX_LIVE; anything else names the setting', () => {
+    assert.equal(resolveSettings({ maxLive: 4 }, {}).maxLive, 4);
+    assert.equal(resolveSettings({ maxLive: 4 }, { AMUX_MAX_LIVE: '0' }).maxLive, 0, '0 = unlimited, and the variable wins');
+    for (const v of ['-1', '2.5', 'many', '1e3']) assert.throws(() => resolveSettings({}, { AMUX_MAX_LIVE: v }), badSetting('AMUX_MAX_LIVE'));
+    assert.throws(() => resolveSettings({ maxLive: [2] }, {}), badSetting('maxLive in config.json'));
+  });
+
+  test('finishedTtl is clamped to 1m–180m; the test-only variable is not', () => {
+    assert.equal(resolveSettings({ finishedTtl: '10s' }, {}).finishedTtlMs, 60_000);
+    assert.equal(resolveSettings({}, { AMUX_FINISHED_TTL: '5h' }).finishedTtlMs, 180 * 60_000);
+    assert.equal(resolveSettings({}, { AMUX_FINISHED_TTL: '45m' }).finishedTtlMs, 45 * 60_000);
+    assert.equal(resolveSettings({ finishedTtl: '45m' }, { AMUX_TEST_FINISHED_TTL: '1s' }).finishedTtlMs, 1000);
+    assert.throws(() => resolveSettings({}, { AMUX_FINISHED_TTL: 'later' }), badSetting('AMUX_FINISHED_TTL'));
+  });
+
+  test('historyRetention: a duration of at least 1m', () => {
+    assert.equal(resolveSettings({ historyRetention: '7d' }, {}).historyRetentionMs, 7 * 86_400_000);
+    assert.throws(() => resolveSettings({}, { AMUX_HISTORY_RETENTION: '30s' }), badSetting('historyRetention'));
+    assert.throws(() => resolveSettings({ historyRetention: 'forever' }, {}), badSetting('historyRetention in config.json'));
+  });
+
+  test('test-only variables are read from the environment only', () => {
+    assert.equal(resolveSettings({ AMUX_TEST_SWEEP_INTERVAL: '1s', '': '1s' }, {}).sweepIntervalMs, 60_000);
+    assert.equal(resolveSettings({}, { AMUX_TEST_SWEEP_INTERVAL: '250ms' }).sweepIntervalMs, 250);
+    assert.throws(() => resolveSettings({}, { AMUX_TEST_SWEEP_INTERVAL: '10ms' }), badSetting('AMUX_TEST_SWEEP_INTERVAL'));
   });
 
   test('config values', () => {

@@ -106,7 +106,7 @@ describe('newSessionArgs', () => {
   test('the whole argv', () => {
     assert.deepEqual(newSessionArgs(spec), [
       'new-session', '-d', '-s', 'amux-abcd1234', '-x', '80', '-y', '24', '-P', '-F', '#{pane_id}\t#{pane_pid}',
-      '--', '/usr/bin/bash', '--noprofile', '--rcfile', '/home/u/.amux/sessions/abcd1234/rc', '-i',
+      '--', '/bin/sh', '-c', '"$0" "$@"; exit $?', '/usr/bin/bash', '--noprofile', '--rcfile', '/home/u/.amux/sessions/abcd1234/rc', '-i',
       ';', 'set-option', '-w', '-t', '=amux-abcd1234:', 'remain-on-exit', 'on',
       ';', 'pipe-pane', '-O', '-t', '=amux-abcd1234:',
       newSessionArgs(spec).at(-1),
@@ -123,12 +123,12 @@ describe('newSessionArgs', () => {
 
   test('the ; separators are separate elements, and no other element ends in an unescaped ;', () => {
     const args = newSessionArgs({ ...spec, rcfile: '/tmp/odd;', bash: '/opt/b;' });
-    assert.deepEqual(args.map((a, i) => (a === ';' ? i : -1)).filter((i) => i >= 0), [17, 24]);
+    assert.deepEqual(args.map((a, i) => (a === ';' ? i : -1)).filter((i) => i >= 0), [20, 27]);
     for (const [i, a] of args.entries()) {
       if (a !== ';' && a.endsWith(';')) assert.ok(a.endsWith('\\;'), `element ${i} ${JSON.stringify(a)}`);
     }
-    assert.equal(tmuxUnescape(args[15]!), '/tmp/odd;');
-    assert.equal(tmuxUnescape(args[12]!), '/opt/b;');
+    assert.equal(tmuxUnescape(args[18]!), '/tmp/odd;');
+    assert.equal(tmuxUnescape(args[15]!), '/opt/b;');
   });
 
   const dirs: string[] = [];

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AmuxError } from '../../errors.js';
+import { isAlive } from '../../process/process-table.js';
 import { formatDuration } from '../../core/duration.js';
 import type { Settings } from '../../core/settings.js';
 import { Client } from '../../client/client.js';
@@ -17,15 +18,6 @@ interface Health {
   settings: Settings;
 }
 
-
-function processExists(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 async function health(client: Client): Promise<Health | null> {
   try {
@@ -58,7 +50,7 @@ export async function daemonCommand(action: string, opts: { json?: boolean }): P
       await client.json('POST', '/v1/daemon/stop');
       // Done when the process is gone: until then it holds the lock, and a new daemon cannot start.
       for (let i = 0; i < 200; i++) {
-        if (!processExists(h.pid)) {
+        if (!isAlive(h.pid)) { // a zombie is gone: its lock is released, whoever reaps it
           await writeOut(`amux daemon stopped (pid ${h.pid}); sessions keep running\n`);
           return 0;
         }
