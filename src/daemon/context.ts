@@ -14,6 +14,8 @@ export interface Runtime {
   screenHash?: string;
   /** Current log chunk index (a hint for logSize); unknown until first looked up. */
   logIndex?: number;
+  /** The last problem reported as an `error` event (not repeated at every refresh). */
+  lastError?: string;
 }
 
 /** Everything the daemon's parts share. */

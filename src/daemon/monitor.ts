@@ -64,9 +64,22 @@ export class Monitor {
     setTimeout(() => {
       this.syncLog(id);
       if (s.autoRemove) {
-        removeSession(this.ctx, id, false, 0).catch((err) => process.stderr.write(`[amuxd] auto-remove ${id}: ${(err as Error).message}\n`));
+        removeSession(this.ctx, id, false, 0).catch((err) => this.error(id, `could not remove the session (--rm): ${(err as Error).message}`));
       }
     }, 1000).unref();
+  }
+
+  /** A problem with one session: an `error` event (`amux events`) and a line in the daemon log. */
+  private error(id: string, message: string): void {
+    const rt = runtimeOf(this.ctx, id);
+    if (rt.lastError === message) return; // the same problem at every refresh is one event
+    rt.lastError = message;
+    process.stderr.write(`[amuxd] ${id}: ${message}\n`);
+    try {
+      this.ctx.store.addEvent({ sessionId: id, jobId: null, type: 'error', data: { message }, createdAt: Date.now() });
+    } catch {
+      /* the store itself failed: the log line is all there is */
+    }
   }
 
   stop(): void {
@@ -191,7 +204,7 @@ export class Monitor {
           this.decide(s, panes.get(tmuxSessionName(s.id)), captures, moved.has(s.id), now);
         } catch (err) {
           // One session's problem must not stop the others from being refreshed.
-          process.stderr.write(`[amuxd] refresh of ${s.id} failed: ${(err as Error).message}\n`);
+          this.error(s.id, `status refresh failed: ${(err as Error).message}`);
         }
       }
     });
