@@ -1,19 +1,15 @@
 import { Queue } from '../../src/daemon/queue.js';
 import cp from 'node:child_process';
-import { EventEmitter } from 'node:events';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { syncBuiltinESMExports } from 'node:module';
 import { basename, join } from 'node:path';
 import { resolveSettings } from '../../src/core/settings.js';
-import type { DaemonContext } from '../../src/daemon/context.js';
+import { createContext, type DaemonContext } from '../../src/daemon/context.js';
 import { Jobs } from '../../src/daemon/jobs.js';
 import { Monitor } from '../../src/daemon/monitor.js';
 import { createSession } from '../../src/daemon/session-create.js';
 import { amuxPaths } from '../../src/paths.js';
-import { openDatabase } from '../../src/store/database.js';
-import { Store } from '../../src/store/session-store.js';
 import { listPanesArgs } from '../../src/tmux/commands.js';
-import { Tmux } from '../../src/tmux/tmux.js';
 import type { BenchHome } from './homes.js';
 import { benchEnv, isAborted, pool, runOk, sleep, stats, type Stats } from './measure.js';
 
@@ -36,16 +32,7 @@ export function installSpawnCounter(): { counts: Map<string, number>; total: () 
 
 /** A daemon context built exactly as src/daemon/main.ts does, over the bench home. */
 export function buildContext(dir: string): DaemonContext {
-  const paths = amuxPaths(dir);
-  mkdirSync(paths.sessionsDir, { recursive: true, mode: 0o700 });
-  mkdirSync(paths.exitsDir, { recursive: true, mode: 0o700 });
-  const bus = new EventEmitter();
-  bus.setMaxListeners(0);
-  return {
-    paths, settings: resolveSettings({}, process.env), store: new Store(openDatabase(paths.db)),
-    tmux: new Tmux(paths.tmuxSocket), bash: ['/bin/bash', '/usr/bin/bash'].find(existsSync) ?? 'bash',
-    startedAt: Date.now(), runtime: new Map(), bus,
-  };
+  return createContext(amuxPaths(dir), resolveSettings({}, process.env), ['/bin/bash', '/usr/bin/bash'].find(existsSync) ?? 'bash');
 }
 
 export interface RefreshStats {

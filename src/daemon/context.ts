@@ -1,8 +1,10 @@
 import { EventEmitter } from 'node:events';
+import { mkdirSync } from 'node:fs';
 import type { Settings } from '../core/settings.js';
 import type { AmuxPaths } from '../paths.js';
-import type { Store } from '../store/session-store.js';
-import type { Tmux } from '../tmux/tmux.js';
+import { openDatabase } from '../store/database.js';
+import { Store } from '../store/session-store.js';
+import { Tmux } from '../tmux/tmux.js';
 
 /** What the daemon keeps in memory per live session, next to the SQLite row. */
 export interface Runtime {
@@ -38,4 +40,19 @@ export function runtimeOf(ctx: DaemonContext, id: string): Runtime {
     ctx.runtime.set(id, rt);
   }
   return rt;
+}
+
+/**
+ * The parts of a daemon over one AMUX_HOME: its directories, the store (migrated), the private
+ * tmux server, the bus (which also hears of new event rows). The daemon, the bench and tests
+ * build it the same way.
+ */
+export function createContext(paths: AmuxPaths, settings: Settings, bash: string): DaemonContext {
+  mkdirSync(paths.sessionsDir, { recursive: true, mode: 0o700 });
+  mkdirSync(paths.exitsDir, { recursive: true, mode: 0o700 });
+  const store = new Store(openDatabase(paths.db));
+  const bus = new EventEmitter();
+  bus.setMaxListeners(0);
+  store.onEvent = () => bus.emit('event');
+  return { paths, settings, store, tmux: new Tmux(paths.tmuxSocket), bash, startedAt: Date.now(), runtime: new Map(), bus };
 }

@@ -1,14 +1,11 @@
-import { EventEmitter } from 'node:events';
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { execFileSync } from 'node:child_process';
 import { resolveSettings } from '../core/settings.js';
 import { AmuxError, EXIT, toAmuxError } from '../errors.js';
 import { amuxPaths, ensureDir, MAX_SOCKET_PATH } from '../paths.js';
-import { openDatabase } from '../store/database.js';
-import { Store } from '../store/session-store.js';
-import { checkTmuxVersion, Tmux } from '../tmux/tmux.js';
-import type { DaemonContext } from './context.js';
+import { checkTmuxVersion } from '../tmux/tmux.js';
+import { createContext, type DaemonContext } from './context.js';
 import { acquireDaemonLock } from './lock.js';
 import { Monitor } from './monitor.js';
 import { Jobs } from './jobs.js';
@@ -79,17 +76,9 @@ export async function runDaemon(): Promise<void> {
     }
     const tmuxVersion = await checkTmuxVersion();
     const settings = resolveSettings(readConfig(paths.config), process.env);
-    mkdirSync(paths.sessionsDir, { recursive: true, mode: 0o700 });
-    mkdirSync(paths.exitsDir, { recursive: true, mode: 0o700 });
-    const store = new Store(openDatabase(paths.db));
+    const ctx = createContext(paths, settings, findBash());
+    const { store } = ctx;
     chmodSync(paths.db, 0o600);
-    const bus = new EventEmitter();
-    bus.setMaxListeners(0);
-    store.onEvent = () => bus.emit('event');
-    const ctx: DaemonContext = {
-      paths, settings, store, tmux: new Tmux(paths.tmuxSocket), bash: findBash(),
-      startedAt: Date.now(), runtime: new Map(), bus,
-    };
     const jobs = new Jobs(ctx);
     const monitor = new Monitor(ctx, jobs);
     const queue = new Queue(ctx);
