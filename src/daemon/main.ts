@@ -110,8 +110,11 @@ export async function runDaemon(): Promise<void> {
       timeouts.stop();
       monitor.stop();
       jobs.stop();
-      queue.stop();
-      const settled = Promise.all([router.drain(), queue.idle(), retention.stop(), monitor.idle(), allSessionLocksIdle()]);
+      const settled = (async () => {
+        await router.drain(); // a run under way is started, not left pending for a daemon that may not come
+        queue.stop();
+        await Promise.all([queue.idle(), retention.stop(), monitor.idle(), allSessionLocksIdle()]);
+      })();
       await Promise.race([settled, sleep(10_000)]);
       server.closeAllConnections();
       store.db.close();

@@ -11,6 +11,8 @@ export async function attachCommand(client: Client, ref: string, opts: { readOnl
   }
   const { session } = await client.json<{ session: SessionView }>('GET', `/v1/sessions/${encodeURIComponent(ref)}`);
   if (session.removed) throw new AmuxError('invalid_state', `session ${session.id} was removed`);
+  if (session.status === 'pending') throw new AmuxError('invalid_state', `session ${session.id} is pending (waiting for a maxLive slot); attach once it runs (see 'amux ps')`);
+  if (session.closedAt) throw new AmuxError('invalid_state', `session ${session.id} finished and its tmux session was closed after finishedTtl; see 'amux logs ${session.id}'`);
   const env = { ...process.env };
   delete env.TMUX;
   const res = spawnSync('tmux', ['-S', client.paths.tmuxSocket, ...attachArgs(session.id, opts.readOnly === true)], { stdio: 'inherit', env });
