@@ -10,6 +10,7 @@ import os from 'node:os';
 import { psPhase, rssPhase, runPhase, waitPhase } from './bench/cli-phases.js';
 import { Homes } from './bench/homes.js';
 import { jobPhase } from './bench/job-phase.js';
+import { queuePhase } from './bench/queue-phase.js';
 import { abortChildren, isAborted } from './bench/measure.js';
 import { RefreshBench, type RefreshStats } from './bench/refresh-phase.js';
 import { errorRow, limitRow, mb, ratioRow, renderTable, valueRow, type Row } from './bench/report.js';
@@ -132,6 +133,19 @@ async function main(): Promise<void> {
       await h.cleanup();
     });
 
+    await phase('lifecycle: queue handover, timeout overshoot', async () => {
+      const h = homes.home('queue');
+      const r = await queuePhase(h, Math.max(5, Math.floor(sizes.runs / 2)));
+      const noGoal = { goal: 'no goal in SPEC; floor = one tmux call', met: undefined };
+      rows.push(
+        limitRow('floor: tmux display-message -p x (one tmux call, execFile)', r.tmux),
+        { ...ratioRow('  maxLive 1: pending run started after the live one ended (daemon clock)', r.handover, r.tmux), ...noGoal },
+        limitRow('  run --timeout 1s: ended after start + 1 s, by (daemon clock)', r.timeoutOvershoot),
+      );
+      raw.queue = r;
+      await h.cleanup();
+    });
+
     await phase('amux wait latency', async () => {
       const h = homes.home('wait');
       const w = await waitPhase(h, Math.max(10, sizes.runs));
@@ -196,6 +210,7 @@ async function main(): Promise<void> {
     '  command\'s own `date +%s%N` written as its last act. Job round trips: over the daemon socket with the',
     '  CLI\'s own client (src/client/http.ts), in one warm shell session; each background job is waited for',
     '  (untimed) before the next sample; their ratios are over the tmux display-message median of the same loop.',
+    '  Queue handover and timeout overshoot are differences of the daemon\'s own startedAt/endedAt stamps.',
   ].join('\n') + '\n\n');
   const goals = rows.map(({ metric, median, p90, value, goal, met }) => ({ metric, median, p90, value, goal, met }));
   process.stdout.write(`BENCH_JSON ${JSON.stringify({ machine: facts, sizes, goals, raw })}\n`);

@@ -55,7 +55,7 @@ async function awaitJob(socketPath: string, id: string): Promise<void> {
 }
 
 /** The floor: one bare tmux client call against this home's server, spawned with execFile. */
-async function timeTmuxCall(h: BenchHome): Promise<number> {
+export async function timeTmuxCall(h: BenchHome): Promise<number> {
   const t0 = performance.now();
   await execFileP('tmux', ['-S', h.tmuxSocket, 'display-message', '-p', 'x'], { env: h.env });
   return performance.now() - t0;
