@@ -13,9 +13,9 @@ const SESSION_COLUMNS: Record<keyof SessionRecord, string> = {
   logChunkBytes: 'log_chunk_bytes', logCapBytes: 'log_cap_bytes', hasCommand: 'has_command',
 };
 /** Columns aliased to record fields, so that SQLite hands back rows already shaped as records. */
-const SESSION_SELECT = `SELECT ${Object.entries(SESSION_COLUMNS).map(([f, c]) => `${c} AS ${f}`).join(', ')} FROM sessions`;
+export const SESSION_SELECT = `SELECT ${Object.entries(SESSION_COLUMNS).map(([f, c]) => `${c} AS ${f}`).join(', ')} FROM sessions`;
 
-function toSession(row: Row): SessionRecord {
+export function toSession(row: Row): SessionRecord {
   row.autoRemove = row.autoRemove === 1;
   row.logTruncated = row.logTruncated === 1;
   row.hasCommand = row.hasCommand === 1;
@@ -44,7 +44,7 @@ const JOB_COLUMNS: Partial<Record<keyof JobRecord, string>> = {
   stdoutBytes: 'stdout_bytes', stderrBytes: 'stderr_bytes', stdoutTruncated: 'stdout_truncated', stderrTruncated: 'stderr_truncated',
 };
 
-function toEvent(row: Row): EventRecord {
+export function toEvent(row: Row): EventRecord {
   return {
     id: row.id as number, sessionId: row.session_id as string, jobId: (row.job_id as string) ?? null,
     type: row.type as string, data: JSON.parse(row.data as string), createdAt: row.created_at as number,
