@@ -9,6 +9,7 @@ import type { DaemonContext } from './context.js';
 import type { Monitor } from './monitor.js';
 import { Router, type Request } from './http.js';
 import { streamLogs } from './log-stream.js';
+import { registerHistoryRoutes } from './history-routes.js';
 import { createSession } from './session-create.js';
 import { killSession, removeSession, sendInput } from './session-control.js';
 import { eventView, jobView, sessionView } from './views.js';
@@ -40,7 +41,7 @@ export function resolveSession(ctx: DaemonContext, ref: string, includeRemoved =
   return resolveRef(ref, ctx.store.listSessions());
 }
 
-function intParam(q: URLSearchParams, key: string, fallback: number): number {
+export function intParam(q: URLSearchParams, key: string, fallback: number): number {
   const v = q.get(key);
   if (v === null || v === '') return fallback;
   if (!/^\d+$/.test(v)) throw new AmuxError('invalid_argument', `${key} must be a non-negative integer, got '${v}'`);
@@ -48,7 +49,7 @@ function intParam(q: URLSearchParams, key: string, fallback: number): number {
 }
 
 /** A time in the API: an integer of milliseconds (number or digits), or a duration text such as `5s`. */
-function durationField(v: unknown, what: string, fallback: number): number {
+export function durationField(v: unknown, what: string, fallback: number): number {
   if (v === undefined || v === null) return fallback;
   if (typeof v === 'number' && Number.isInteger(v) && v >= 0) return v;
   if (typeof v === 'string' && /^\d+$/.test(v)) return Number(v);
@@ -56,7 +57,7 @@ function durationField(v: unknown, what: string, fallback: number): number {
   throw new AmuxError('invalid_argument', `${what} must be an integer of milliseconds or a duration such as 5s`);
 }
 
-function statusFilter(q: URLSearchParams): SessionStatus[] | undefined {
+export function statusFilter(q: URLSearchParams): SessionStatus[] | undefined {
   const raw = q.get('status');
   if (!raw) return undefined;
   const list = raw.split(',').map((x) => x.trim()).filter(Boolean);
@@ -216,6 +217,8 @@ export function buildRouter(ctx: DaemonContext, monitor: Monitor, jobs: Jobs, st
     await monitor.ensureFresh();
     return waitForSessions(ctx, targets, timeout, abort.signal);
   });
+
+  registerHistoryRoutes(r, ctx);
 
   r.on('POST', '/v1/daemon/stop', async () => {
     setImmediate(stop);
