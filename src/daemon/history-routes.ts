@@ -83,9 +83,10 @@ async function streamEvents(ctx: DaemonContext, q: Request): Promise<void> {
 
   /** Writes a page; false when the client has gone. */
   const send = async (rows: ReturnType<typeof readEvents>): Promise<boolean> => {
-    if (rows.length === 0) return !closed;
+    if (closed || rows.length === 0) return !closed;
     after = rows[rows.length - 1]!.id;
-    if (!res.write(rows.map((e) => `${JSON.stringify(eventView(e))}\n`).join(''))) await drained(res);
+    // A full buffer waits for the client to read; `closed` is checked first, as a gone client never drains.
+    if (!res.write(rows.map((e) => `${JSON.stringify(eventView(e))}\n`).join('')) && !closed) await drained(res);
     return !closed;
   };
   try {
@@ -106,8 +107,7 @@ async function streamEvents(ctx: DaemonContext, q: Request): Promise<void> {
       const rows = readEvents(db, { afterId: after, sessionId, limit: PAGE });
       if (!(await send(rows))) return;
       if (rows.length === PAGE) continue;
-      if (removed) return;
-      if (closed) return;
+      if (removed || closed) return;
       if (!fresh) await new Promise<void>((resolve) => (wake = resolve));
       wake = null;
       if (closed) return;
