@@ -3,6 +3,7 @@ import type { Client } from '../client/client.js';
 import { parseSignal } from '../core/signals.js';
 import { VERSION } from '../version.js';
 import { durationOption, envOption, intOption, parseExecWords } from './parse.js';
+import { registerHistoryCommands } from './history-program.js';
 
 /** Builds the commander program; each action resolves to the process exit code via `setExit`. */
 export function buildProgram(setExit: (code: number) => void): Command {
@@ -132,6 +133,8 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .option('-n <count>', 'at most this many', intOption('-n'))
     .option('--json', 'JSON array')
     .action(async (ref: string, opts) => setExit(await (require('./commands/jobs.js') as typeof import('./commands/jobs.js')).jobsCommand(client(), ref, opts)));
+
+  registerHistoryCommands(program, client, setExit);
 
   program
     .command('pause')

@@ -9,6 +9,7 @@ import type { DaemonContext } from './context.js';
 import type { Monitor } from './monitor.js';
 import { Router, type Request } from './http.js';
 import { streamLogs } from './log-stream.js';
+import { registerHistoryRoutes } from './history-routes.js';
 import { createSession } from './session-create.js';
 import { KILL_GRACE_MS, killSession, pauseSession, pruneSessions, removeSession, resumeSession, sendInput } from './session-control.js';
 import { eventView, jobView, sessionView } from './views.js';
@@ -40,14 +41,14 @@ export function resolveSession(ctx: DaemonContext, ref: string, includeRemoved =
   return resolveRef(ref, ctx.store.listSessions());
 }
 
-function intParam(q: URLSearchParams, key: string, fallback: number): number {
+export function intParam(q: URLSearchParams, key: string, fallback: number): number {
   const v = q.get(key);
   if (v === null || v === '') return fallback;
   if (!/^\d+$/.test(v)) throw new AmuxError('invalid_argument', `${key} must be a non-negative integer, got '${v}'`);
   return Number(v);
 }
 
-function statusFilter(q: URLSearchParams): SessionStatus[] | undefined {
+export function statusFilter(q: URLSearchParams): SessionStatus[] | undefined {
   const raw = q.get('status');
   if (!raw) return undefined;
   const list = raw.split(',').map((x) => x.trim()).filter(Boolean);
@@ -231,6 +232,8 @@ export function buildRouter(ctx: DaemonContext, parts: { monitor: Monitor; jobs:
     const removed = await pruneSessions(ctx, durationField(b.olderThanMs ?? b.olderThan, 'older-than', 0));
     return { removed: removed.map((s) => sessionView(s)) };
   });
+
+  registerHistoryRoutes(r, ctx);
 
   r.on('POST', '/v1/daemon/stop', async () => {
     setImmediate(stop);

@@ -14,9 +14,9 @@ const SESSION_COLUMNS: Record<keyof SessionRecord, string> = {
   timeoutMs: 'timeout_ms', idleTimeoutMs: 'idle_timeout_ms', closedAt: 'closed_at',
 };
 /** Columns aliased to record fields, so that SQLite hands back rows already shaped as records. */
-const SESSION_SELECT = `SELECT ${Object.entries(SESSION_COLUMNS).map(([f, c]) => `${c} AS ${f}`).join(', ')} FROM sessions`;
+export const SESSION_SELECT = `SELECT ${Object.entries(SESSION_COLUMNS).map(([f, c]) => `${c} AS ${f}`).join(', ')} FROM sessions`;
 
-function toSession(row: Row): SessionRecord {
+export function toSession(row: Row): SessionRecord {
   row.autoRemove = row.autoRemove === 1;
   row.logTruncated = row.logTruncated === 1;
   row.hasCommand = row.hasCommand === 1;
@@ -45,7 +45,7 @@ const JOB_COLUMNS: Partial<Record<keyof JobRecord, string>> = {
   stdoutBytes: 'stdout_bytes', stderrBytes: 'stderr_bytes', stdoutTruncated: 'stdout_truncated', stderrTruncated: 'stderr_truncated',
 };
 
-function toEvent(row: Row): EventRecord {
+export function toEvent(row: Row): EventRecord {
   return {
     id: row.id as number, sessionId: row.session_id as string, jobId: (row.job_id as string) ?? null,
     type: row.type as string, data: JSON.parse(row.data as string), createdAt: row.created_at as number,

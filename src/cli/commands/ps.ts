@@ -13,7 +13,7 @@ export interface PsOptions {
 
 const COMMAND_WIDTH = 40;
 
-function oneLine(text: string, trunc: boolean): string {
+export function oneLine(text: string, trunc: boolean): string {
   const flat = text.replace(/\s*\n\s*/g, ' ↵ ');
   return trunc && flat.length > COMMAND_WIDTH ? `${flat.slice(0, COMMAND_WIDTH - 1)}…` : flat;
 }
