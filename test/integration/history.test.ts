@@ -70,7 +70,7 @@ describe('amux events', () => {
     assert.deepEqual(evs.filter((e) => e.type === 'state_changed').map((e) => [e.data.from, e.data.to]), [['pending', 'working'], ['working', 'failed']]);
     assert.equal(evs[3]!.data.error, 'command exited with code 3');
     assert.deepEqual(evs[4]!.data, { status: 'failed', exitCode: 3 });
-    assert.deepEqual(evs.map((e) => e.jobId), [null, `job-${id}-1`, null, null, `job-${id}-1`, null]);
+    assert.deepEqual(evs.map((e) => e.jobId), [null, null, `job-${id}-1`, null, `job-${id}-1`, null]);
     for (const [i, e] of evs.entries()) {
       assert.equal(e.sessionId, id);
       assert.match(e.createdAt, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);

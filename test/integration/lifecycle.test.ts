@@ -65,6 +65,20 @@ describe('timeouts (run --timeout, --idle-timeout)', () => {
     assert.equal(s.signal, 'SIGTERM');
   });
 
+  test('stats count expiries: expiry and failure rates over a known set', async (t) => {
+    const h = amuxHome(t);
+    const expired = await h.ok(['run', '--timeout', '1s', '--', 'sleep', '100']);
+    const ok = await h.ok(['run', '--', 'exit 0']);
+    const bad = await h.ok(['run', '--', 'exit 1']);
+    await h.run(['wait', expired, ok, bad]);
+    const s = await h.json<any>(['stats']);
+    assert.deepEqual([s.byStatus.expired, s.byStatus.completed, s.byStatus.failed, s.terminal], [1, 1, 1, 3]);
+    assert.equal(s.expiryRate, 1 / 3);
+    assert.equal(s.failureRate, 1 / 3);
+    assert.equal(s.eventsByType.timeout, 1);
+    assert.deepEqual((await h.json<any[]>(['history', '--status', 'expired'])).map((x) => x.id), [expired]);
+  });
+
   test('bad limits are usage errors; nothing is created', async (t) => {
     const h = amuxHome(t);
     for (const args of [['--timeout', 'soon'], ['--idle-timeout', '5x'], ['--timeout', '-1s']]) {
