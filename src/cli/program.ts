@@ -16,7 +16,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .option('--no-color', 'never colour output (also: NO_COLOR)')
     .enablePositionalOptions()
     .showSuggestionAfterError(true)
-    .addHelpText('after', '\nEnvironment: AMUX_HOME (state directory, default ~/.local/state/amux), NO_COLOR.\nSession references: full id, exact name, or unique id prefix.');
+    .addHelpText('after', '\nEnvironment: AMUX_HOME (state directory, default ~/.local/state/amux), NO_COLOR.\nSettings (also in AMUX_HOME/config.json; read when the daemon starts, shown by \'amux daemon status\'):\n  AMUX_MAX_LIVE, AMUX_IDLE_THRESHOLD, AMUX_LOG_CAP, AMUX_FINISHED_TTL, AMUX_HISTORY_RETENTION.\nSession references: full id, exact name, or unique id prefix.');
 
   program
     .command('run')
