@@ -1,6 +1,6 @@
 import { Queue } from '../../src/daemon/queue.js';
 import cp from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { syncBuiltinESMExports } from 'node:module';
 import { basename, join } from 'node:path';
 import { resolveSettings } from '../../src/core/settings.js';
@@ -32,7 +32,7 @@ export function installSpawnCounter(): { counts: Map<string, number>; total: () 
 
 /** A daemon context built exactly as src/daemon/main.ts does, over the bench home. */
 export function buildContext(dir: string): DaemonContext {
-  return createContext(amuxPaths(dir), resolveSettings({}, process.env), ['/bin/bash', '/usr/bin/bash'].find(existsSync) ?? 'bash');
+  return createContext(amuxPaths(dir), resolveSettings({}, process.env));
 }
 
 export interface RefreshStats {

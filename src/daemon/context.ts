@@ -1,5 +1,7 @@
 import { EventEmitter } from 'node:events';
-import { mkdirSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { AmuxError } from '../errors.js';
 import type { Settings } from '../core/settings.js';
 import type { AmuxPaths } from '../paths.js';
 import { openDatabase } from '../store/database.js';
@@ -26,7 +28,8 @@ export interface DaemonContext {
   settings: Settings;
   store: Store;
   tmux: Tmux;
-  bash: string;
+  /** Absolute paths of the programs a session's pane runs. */
+  programs: Programs;
   startedAt: number;
   runtime: Map<string, Runtime>;
   /** Emits `change` (sessionId) after any status change or new session, and `event` after new event rows committed. */
@@ -47,12 +50,36 @@ export function runtimeOf(ctx: DaemonContext, id: string): Runtime {
  * tmux server, the bus (which also hears of new event rows). The daemon, the bench and tests
  * build it the same way.
  */
-export function createContext(paths: AmuxPaths, settings: Settings, bash: string): DaemonContext {
+export function createContext(paths: AmuxPaths, settings: Settings, programs: Programs = findPrograms()): DaemonContext {
   mkdirSync(paths.sessionsDir, { recursive: true, mode: 0o700 });
   mkdirSync(paths.exitsDir, { recursive: true, mode: 0o700 });
   const store = new Store(openDatabase(paths.db));
   const bus = new EventEmitter();
   bus.setMaxListeners(0);
   store.onEvent = () => bus.emit('event');
-  return { paths, settings, store, tmux: new Tmux(paths.tmuxSocket), bash, startedAt: Date.now(), runtime: new Map(), bus };
+  return { paths, settings, store, tmux: new Tmux(paths.tmuxSocket), programs, startedAt: Date.now(), runtime: new Map(), bus };
+}
+
+/** The session's shell, and the parent it runs under in the pane (coreutils `timeout`, ADR 0010). */
+export interface Programs {
+  bash: string;
+  timeout: string;
+}
+
+function findProgram(name: string, why: string): string {
+  for (const dir of ['/bin', '/usr/bin', '/usr/local/bin']) if (existsSync(`${dir}/${name}`)) return `${dir}/${name}`;
+  try {
+    const found = execFileSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' }).trim();
+    if (found) return found;
+  } catch {
+    /* reported below */
+  }
+  throw new AmuxError('operation_failed', `${name} not found; ${why}`);
+}
+
+export function findPrograms(): Programs {
+  return {
+    bash: findProgram('bash', 'amux sessions run bash; install it'),
+    timeout: findProgram('timeout', "each session's shell runs under GNU coreutils timeout; install coreutils"),
+  };
 }

@@ -1,11 +1,10 @@
 import { chmodSync, existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { execFileSync } from 'node:child_process';
 import { resolveSettings } from '../core/settings.js';
 import { AmuxError, EXIT, toAmuxError } from '../errors.js';
 import { amuxPaths, ensureDir, MAX_SOCKET_PATH } from '../paths.js';
 import { checkTmuxVersion } from '../tmux/tmux.js';
-import { createContext, type DaemonContext } from './context.js';
+import { createContext, findPrograms, type DaemonContext } from './context.js';
 import { acquireDaemonLock } from './lock.js';
 import { Monitor } from './monitor.js';
 import { Jobs } from './jobs.js';
@@ -31,15 +30,6 @@ function readConfig(file: string): Record<string, unknown> {
     /* reported below */
   }
   throw new AmuxError('invalid_argument', `${file} is not a JSON object; fix or remove it`);
-}
-
-function findBash(): string {
-  for (const p of ['/bin/bash', '/usr/bin/bash', '/usr/local/bin/bash']) if (existsSync(p)) return p;
-  try {
-    return execFileSync('sh', ['-c', 'command -v bash'], { encoding: 'utf8' }).trim() || 'bash';
-  } catch {
-    throw new AmuxError('operation_failed', 'bash not found; amux sessions run bash');
-  }
 }
 
 /**
@@ -76,7 +66,7 @@ export async function runDaemon(): Promise<void> {
     }
     const tmuxVersion = await checkTmuxVersion();
     const settings = resolveSettings(readConfig(paths.config), process.env);
-    const ctx = createContext(paths, settings, findBash());
+    const ctx = createContext(paths, settings, findPrograms());
     const { store } = ctx;
     chmodSync(paths.db, 0o600);
     const jobs = new Jobs(ctx);

@@ -1,6 +1,6 @@
 import { tmuxSessionName, exactSession } from '../tmux/commands.js';
 import type { DaemonContext } from './context.js';
-import { removeSessionFiles } from './session-control.js';
+import { closeTmuxSession, removeSessionFiles } from './session-control.js';
 import { isSessionLocked } from './session-lock.js';
 
 /**
@@ -46,17 +46,30 @@ export class Retention {
     const ttl = Math.min(ctx.settings.finishedTtlMs, ctx.settings.historyRetentionMs);
     const due = ctx.store.unclosedFinished(now - ttl).filter((s) => !isSessionLocked(s.id));
     if (due.length === 0) return;
-    // One tmux call to see which are still open and one to close them all, whatever their number.
-    const open = new Set((await ctx.tmux.runIfServer(['list-sessions', '-F', '#{session_name}'])).split('\n'));
+    // One tmux call to see which are open and one to close them all, whatever their number; a
+    // sequence stops at a failed command (one closed meanwhile), so a second look finds what is left.
+    const open = await this.openSessions();
     const closing = due.filter((s) => open.has(tmuxSessionName(s.id)));
+    const still = new Set<string>();
     if (closing.length) {
       const args = closing.flatMap((s, i) => [...(i ? [';'] : []), 'kill-session', '-t', exactSession(s.id)]);
       await ctx.tmux.runIfServer(args, { lenient: true });
+      for (const name of await this.openSessions()) still.add(name);
+      for (const s of closing) {
+        if (!still.has(tmuxSessionName(s.id))) continue;
+        try {
+          await closeTmuxSession(ctx, s.id);
+          still.delete(tmuxSessionName(s.id));
+        } catch {
+          /* still open: the next sweep tries again */
+        }
+      }
     }
-    const closed = new Set(closing.map((s) => s.id));
+    const closed = new Set(closing.filter((s) => !still.has(tmuxSessionName(s.id))).map((s) => s.id));
     const at = Date.now();
     ctx.store.tx(() => {
       for (const s of due) {
+        if (still.has(tmuxSessionName(s.id))) continue; // not closed: the next sweep tries again
         ctx.store.updateSession(s.id, { closedAt: at });
         if (closed.has(s.id)) {
           ctx.store.addEvent({ sessionId: s.id, jobId: null, type: 'session_closed', data: { reason: 'finishedTtl', finishedTtlMs: ctx.settings.finishedTtlMs }, createdAt: at });
@@ -65,9 +78,16 @@ export class Retention {
     });
   }
 
+  private async openSessions(): Promise<Set<string>> {
+    return new Set((await this.ctx.tmux.runIfServer(['list-sessions', '-F', '#{session_name}'])).split('\n').filter(Boolean));
+  }
+
   private deleteOld(now: number): void {
     const { ctx } = this;
-    const old = ctx.store.finishedBefore(now - ctx.settings.historyRetentionMs, { includeRemoved: true }).filter((s) => !isSessionLocked(s.id));
+    // Not while another operation holds it, and not while its tmux session may still be open.
+    const old = ctx.store
+      .finishedBefore(now - ctx.settings.historyRetentionMs, { includeRemoved: true })
+      .filter((s) => !isSessionLocked(s.id) && (s.removedAt !== null || s.closedAt !== null));
     if (old.length === 0) return;
     const ids = old.map((s) => s.id);
     // Rows first: a crash between the two leaves files without a row (harmless), never a row without its files.

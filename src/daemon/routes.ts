@@ -183,6 +183,12 @@ export function buildRouter(ctx: DaemonContext, parts: { monitor: Monitor; jobs:
       const abort = new AbortController();
       q.res.on('close', () => abort.abort());
       s = await untilStarted(ctx, s.id, abort.signal);
+      if (s.startedAt === null) {
+        // Ended (killed, removed, failed to start) without running: no output, and `wait` tells why.
+        q.res.writeHead(200, { 'content-type': 'application/octet-stream' });
+        q.res.end();
+        return undefined;
+      }
     }
     if (job !== null) {
       const j = /^[1-9]\d{0,8}$/.test(job) ? ctx.store.getJob(jobId(s.id, Number(job))) : null;

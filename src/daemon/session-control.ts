@@ -33,7 +33,7 @@ export const KILL_GRACE_MS = 5000;
 /**
  * Every process of a session but its shell: the shell's descendants, and the members of the
  * terminal's Unix session (what a job left behind, reparented away), but not the pane's own
- * process (the /bin/sh parent of the shell, which leads that session).
+ * process (`timeout`, the parent of the shell, which leads that session).
  */
 function members(shell: number | null): number[] {
   if (!shell) return [];
@@ -48,6 +48,8 @@ export interface KillOutcome {
   /** The state_changed reason; `killed with SIGNAL` when absent. */
   reason?: string;
   error?: string;
+  /** Refuse (invalid_state) unless the session is still pending when the lock is held (`rm` without -f). */
+  onlyIfPending?: boolean;
 }
 
 /**
@@ -63,6 +65,9 @@ export function killSession(
     const s = ctx.store.getSession(id);
     if (!s) throw new AmuxError('session_not_found', `no such session: ${id}`);
     if (isTerminal(s.status)) return s;
+    if (outcome.onlyIfPending && s.status !== 'pending') {
+      throw new AmuxError('invalid_state', `session ${id} started meanwhile (${s.status}); stop it first ('amux kill ${id}') or use 'amux rm -f ${id}'`);
+    }
     if (s.status === 'pending') {
       return applyDecision(ctx, s, { status: outcome.status, reason: outcome.reason ?? 'killed while pending', error: outcome.error ?? 'stopped before it started' });
     }
@@ -91,7 +96,8 @@ function liveSession(ctx: DaemonContext, id: string, verb: string): SessionRecor
   const s = ctx.store.getSession(id);
   if (!s || s.removedAt) throw new AmuxError('session_not_found', `no such session: ${id}`);
   if (isTerminal(s.status)) throw new AmuxError('invalid_state', `session ${id} has finished (${s.status}); only a running session can be ${verb}`);
-  if (s.status === 'pending' || !s.pid) throw new AmuxError('invalid_state', `session ${id} is pending (waiting for a slot, see maxLive); only a running session can be ${verb}`);
+  if (s.status === 'pending') throw new AmuxError('invalid_state', `session ${id} is pending (waiting for a slot, see maxLive); only a running session can be ${verb}`);
+  if (!s.pid) throw new AmuxError('operation_failed', `session ${id}: the pid of its shell is unknown, so it cannot be ${verb}; 'amux kill ${id}' still works`);
   return s;
 }
 
@@ -113,6 +119,12 @@ export function pauseSession(ctx: DaemonContext, id: string): Promise<SessionRec
     if (s.status === 'paused') return s;
     signalAll([s.pid!], 'SIGSTOP');
     await untilStopped(s.pid!);
+    // The main command finished just before (its exit notice waits for this lock): it is done, not paused.
+    const code = s.hasCommand ? readExitStatus(ctx, id, 1) : null;
+    if (code !== null) {
+      signalAll([s.pid!], 'SIGCONT');
+      return applyDecision(ctx, ctx.store.getSession(id)!, finished(code));
+    }
     const stopped = new Set<number>();
     for (let round = 0; round < 3; round++) {
       const fresh = members(s.pid).filter((p) => !stopped.has(p));
@@ -184,7 +196,7 @@ export async function removeSession(ctx: DaemonContext, id: string, force: boole
   if (!isTerminal(s.status)) {
     // A pending session has not run anything: removing it loses nothing, as with `docker rm` of a created container.
     if (!force && s.status !== 'pending') throw new AmuxError('invalid_state', `session ${id} is ${s.status}; stop it first ('amux kill ${id}') or use 'amux rm -f ${id}'`);
-    await killSession(ctx, id, 'TERM', graceMs, { status: 'stopped', reason: s.status === 'pending' ? 'removed while pending' : undefined });
+    await killSession(ctx, id, 'TERM', graceMs, { status: 'stopped', reason: s.status === 'pending' ? 'removed while pending' : undefined, onlyIfPending: !force });
   }
   return withSessionLock(id, async () => {
     const cur = ctx.store.getSession(id)!;

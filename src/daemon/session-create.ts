@@ -122,7 +122,7 @@ async function startSession(ctx: DaemonContext, record: SessionRecord): Promise<
   const sp = sessionPaths(ctx.paths, id);
   try {
     const out = await ctx.tmux.run(newSessionArgs({
-      id, bash: ctx.bash, rcfile: sp.rcfile, logPrefix: join(sp.logDir, LOG_PREFIX), chunkBytes: record.logChunkBytes,
+      id, ...ctx.programs, rcfile: sp.rcfile, logPrefix: join(sp.logDir, LOG_PREFIX), chunkBytes: record.logChunkBytes,
       keepChunks: chunksToKeep(record.logCapBytes, record.logChunkBytes),
     }));
     const [paneId, panePid] = out.trim().split('\t');
@@ -136,7 +136,7 @@ async function startSession(ctx: DaemonContext, record: SessionRecord): Promise<
   }
 }
 
-/** The session's bash: the child of the pane's /bin/sh (PANE_WRAPPER), forked a moment after tmux answered. */
+/** The session's bash: the child of the pane's process (`paneCommand`), forked a moment after tmux answered. */
 export async function shellOf(panePid: number | null): Promise<number | null> {
   if (!panePid) return null;
   for (let i = 0; i < 1000; i++) {
@@ -154,18 +154,19 @@ export function begin(ctx: DaemonContext, record: SessionRecord, paneId: string 
   const { id } = record;
   const started = Date.now();
   const patch = { paneId, pid, startedAt: started, lastActivityAt: started };
-  ctx.store.updateSession(id, patch);
-  const working = applyDecision(ctx, { ...record, ...patch }, { status: 'working', reason: 'started' }, started);
-  if (record.hasCommand) {
-    ctx.store.tx(() => {
-      ctx.store.insertJob({
-        id: jobId(id, 1), sessionId: id, seq: 1, command: record.command!, background: false, status: 'running',
-        exitCode: null, signal: null, pid: null, startedAt: started, endedAt: null, tty: true, timeoutMs: null,
-        error: null, stdoutBytes: null, stderrBytes: null, stdoutTruncated: false, stderrTruncated: false,
-      });
-      ctx.store.addEvent({ sessionId: id, jobId: jobId(id, 1), type: 'job_started', data: { seq: 1, command: record.command, background: false, tty: true }, createdAt: started });
+  // One transaction: a daemon killed here leaves the session pending (adopted later) or wholly started.
+  const working = ctx.store.tx(() => {
+    ctx.store.updateSession(id, patch);
+    const next = applyDecision(ctx, { ...record, ...patch }, { status: 'working', reason: 'started' }, started);
+    if (!record.hasCommand) return next;
+    ctx.store.insertJob({
+      id: jobId(id, 1), sessionId: id, seq: 1, command: record.command!, background: false, status: 'running',
+      exitCode: null, signal: null, pid: null, startedAt: started, endedAt: null, tty: true, timeoutMs: null,
+      error: null, stdoutBytes: null, stderrBytes: null, stdoutTruncated: false, stderrTruncated: false,
     });
-  }
+    ctx.store.addEvent({ sessionId: id, jobId: jobId(id, 1), type: 'job_started', data: { seq: 1, command: record.command, background: false, tty: true }, createdAt: started });
+    return next;
+  });
   // A very short command can finish before the row left `pending`, when the exit watcher ignored it.
   const code = record.hasCommand ? readExitStatus(ctx, id, 1) : null;
   return code === null ? working : applyDecision(ctx, working, finished(code));

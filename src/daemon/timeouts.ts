@@ -6,6 +6,7 @@ import { KILL_GRACE_MS, killSession } from './session-control.js';
 import { isSessionLocked } from './session-lock.js';
 
 const CHECK_EVERY_MS = 250;
+const RETRY_MS = 10_000;
 
 /**
  * `run --timeout` and `run --idle-timeout` (SPEC §6, ADR 0010): four times a second the live
@@ -20,6 +21,8 @@ const CHECK_EVERY_MS = 250;
 export class Timeouts {
   private timer: NodeJS.Timeout | null = null;
   private readonly expiring = new Set<string>();
+  /** Sessions whose expiry failed: not tried again before this time (no event every 250 ms). */
+  private readonly retryAt = new Map<string, number>();
 
   constructor(private readonly ctx: DaemonContext, private readonly monitor: Monitor) {}
 
@@ -35,14 +38,15 @@ export class Timeouts {
   check(now = Date.now()): void {
     let refresh = false;
     for (const s of this.ctx.store.sessionsWithLimits()) {
-      if (this.expiring.has(s.id) || isSessionLocked(s.id)) continue;
+      if (this.expiring.has(s.id) || isSessionLocked(s.id) || (this.retryAt.get(s.id) ?? 0) > now) continue;
       const started = s.startedAt ?? now;
       if (s.timeoutMs != null && now - started >= s.timeoutMs) {
         this.expire(s, 'timeout', s.timeoutMs, now);
         continue;
       }
       if (s.idleTimeoutMs == null || s.status === 'paused') continue;
-      const last = s.lastActivityAt ?? started;
+      // Output made while no daemon watched is unknown: the idle clock restarts with the daemon.
+      const last = Math.max(s.lastActivityAt ?? started, this.ctx.startedAt);
       if (now - last < s.idleTimeoutMs) continue;
       if (this.monitor.refreshedAt - last >= s.idleTimeoutMs) this.expire(s, 'idle_timeout', s.idleTimeoutMs, now);
       else refresh = true;
@@ -56,7 +60,9 @@ export class Timeouts {
     ctx.store.addEvent({ sessionId: s.id, jobId: null, type: 'timeout', data: { kind, limitMs }, createdAt: now });
     this.expiring.add(s.id);
     killSession(ctx, s.id, 'TERM', KILL_GRACE_MS, { status: 'expired', reason: kind === 'timeout' ? 'timeout' : 'idle timeout', error: `expired: ${what}` })
+      .then(() => this.retryAt.delete(s.id))
       .catch((err) => {
+        this.retryAt.set(s.id, Date.now() + RETRY_MS);
         const message = `could not expire the session: ${(err as Error).message}`;
         ctx.store.addEvent({ sessionId: s.id, jobId: null, type: 'error', data: { message }, createdAt: Date.now() });
         process.stderr.write(`[amuxd] ${s.id}: ${message}\n`);

@@ -103,7 +103,7 @@ __amux_finish() {
 __amux_done() {
   [[ -n $__amux_running ]] || return 0
   # A hung-up terminal (tmux session or server closed) is what ended the job: no status is
-  # recorded, as in the EXIT trap (the shell is not the session leader, so it outlives the hangup).
+  # recorded, as in the EXIT trap (the job may die of the hangup before the shell hears of it).
   if [[ -n $__amux_tty && ! -t 0 ]]; then return 0; fi
   local stopped
   stopped=$(jobs -ps)

@@ -68,7 +68,7 @@ export function eventCursorFrom(db: Db, from: number): number {
 /** The session has been removed (its `session_removed` event is then its last one). */
 export function isRemoved(db: Db, sessionId: string): boolean {
   const row = sql(db, 'SELECT removed_at AS r FROM sessions WHERE id = ?').get(sessionId) as { r: number | null } | undefined;
-  return row !== undefined && row.r !== null;
+  return row === undefined || row.r !== null; // no row: deleted by historyRetention, gone for good
 }
 
 export interface HistoryQuery {

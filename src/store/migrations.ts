@@ -70,5 +70,7 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE sessions ADD COLUMN closed_at INTEGER;
   CREATE INDEX sessions_pending ON sessions(created_at) WHERE status = 'pending';
   CREATE INDEX sessions_ended ON sessions(ended_at) WHERE ended_at IS NOT NULL;
+  CREATE INDEX sessions_unclosed ON sessions(ended_at) WHERE closed_at IS NULL AND removed_at IS NULL;
+  CREATE INDEX sessions_limits ON sessions(status) WHERE timeout_ms IS NOT NULL OR idle_timeout_ms IS NOT NULL;
   `,
 ];

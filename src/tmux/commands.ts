@@ -30,6 +30,8 @@ export function paneTarget(id: string): string {
 export interface NewSessionSpec {
   id: string;
   bash: string;
+  /** GNU coreutils `timeout`: the pane's process, the parent of bash. */
+  timeout: string;
   rcfile: string;
   logPrefix: string;
   chunkBytes: number;
@@ -40,11 +42,15 @@ export interface NewSessionSpec {
 }
 
 /**
- * The pane's process: a /bin/sh that runs the session's bash as its child and exits with its
- * status. tmux continues a pane process the moment it stops, so bash must not be the pane process
- * for `amux pause` to hold it stopped; sh waits without WUNTRACED and does not notice (ADR 0010).
+ * The pane's process (ADR 0010): GNU `timeout --foreground 0` (no time limit) runs the session's
+ * bash as its child. tmux continues a pane process the moment it stops, so bash must not be the
+ * pane process for `amux pause` to hold it stopped; `timeout` waits without WUNTRACED and does not
+ * notice a stop, forwards a hangup's SIGHUP to bash (as when bash led the terminal's session), and
+ * exits as bash did (its status, or the same signal).
  */
-export const PANE_WRAPPER = '"$0" "$@"; exit $?';
+export function paneCommand(spec: Pick<NewSessionSpec, 'timeout' | 'bash' | 'rcfile'>): string[] {
+  return [tmuxLiteral(spec.timeout), '--foreground', '0', tmuxLiteral(spec.bash), '--noprofile', '--rcfile', tmuxLiteral(spec.rcfile), '-i'];
+}
 
 /**
  * One tmux invocation that creates the session, keeps a dead pane visible, and starts the
@@ -58,7 +64,7 @@ export function newSessionArgs(spec: NewSessionSpec): string[] {
   return [
     'new-session', '-d', '-s', name, '-x', String(spec.width ?? 80), '-y', String(spec.height ?? 24),
     '-P', '-F', '#{pane_id}\t#{pane_pid}',
-    '--', '/bin/sh', '-c', PANE_WRAPPER, tmuxLiteral(spec.bash), '--noprofile', '--rcfile', tmuxLiteral(spec.rcfile), '-i',
+    '--', ...paneCommand(spec),
     ';', 'set-option', '-w', '-t', `=${name}:`, 'remain-on-exit', 'on',
     ';', 'pipe-pane', '-O', '-t', `=${name}:`, tmuxLiteral(pipe),
   ];

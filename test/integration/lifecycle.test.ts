@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { amuxHome, sleep, type AmuxHome } from '../helpers/amux.js';
@@ -189,6 +190,29 @@ describe('pause and resume', () => {
       assert.match(r.stderr, msg);
       assert.equal(r.stderr.trim().split('\n').length, 1);
     }
+  });
+});
+
+describe("the shell under the pane's process", () => {
+  const alive = (pid: number) => {
+    try {
+      process.kill(pid, 0);
+      return !/^\S+ \(.*\) Z/s.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+    } catch {
+      return false;
+    }
+  };
+
+  test('a hangup still ends a shell busy in its own loop (tmux server killed): no orphan is left', async (t) => {
+    const h = amuxHome(t);
+    const id = await h.ok(['run', '--', 'while :; do date +%N; sleep 0.1; done']);
+    const { pid } = await h.until(id, (s) => s.pid !== null && s.status === 'working');
+    assert.ok(alive(pid));
+    execFileSync('tmux', ['-S', h.tmuxSocket, 'kill-server']);
+    for (let i = 0; i < 50 && alive(pid); i++) await sleep(100);
+    assert.ok(!alive(pid), `bash ${pid} outlived the hangup`);
+    assert.equal((await h.run(['wait', id])).code, 1);
+    assert.equal((await h.session(id)).error, 'tmux session no longer exists');
   });
 });
 

@@ -24,7 +24,7 @@ function session(id: string, over: Partial<SessionRecord>): SessionRecord {
 function setup(env: Record<string, string> = {}): { ctx: DaemonContext; retention: Retention } {
   const home = mkdtempSync('/tmp/amux-ret-');
   homes.push(home);
-  const ctx = createContext(amuxPaths(home), resolveSettings({}, env), '/bin/bash');
+  const ctx = createContext(amuxPaths(home), resolveSettings({}, env));
   const add = (s: SessionRecord) => {
     ctx.store.tx(() => {
       ctx.store.insertSession(s);

@@ -97,6 +97,7 @@ describe('newSessionArgs', () => {
   const spec = {
     id: 'abcd1234',
     bash: '/usr/bin/bash',
+    timeout: '/usr/bin/timeout',
     rcfile: '/home/u/.amux/sessions/abcd1234/rc',
     logPrefix: "/home/u/my #1 'logs'/abcd1234/log.",
     chunkBytes: 4096,
@@ -106,7 +107,7 @@ describe('newSessionArgs', () => {
   test('the whole argv', () => {
     assert.deepEqual(newSessionArgs(spec), [
       'new-session', '-d', '-s', 'amux-abcd1234', '-x', '80', '-y', '24', '-P', '-F', '#{pane_id}\t#{pane_pid}',
-      '--', '/bin/sh', '-c', '"$0" "$@"; exit $?', '/usr/bin/bash', '--noprofile', '--rcfile', '/home/u/.amux/sessions/abcd1234/rc', '-i',
+      '--', '/usr/bin/timeout', '--foreground', '0', '/usr/bin/bash', '--noprofile', '--rcfile', '/home/u/.amux/sessions/abcd1234/rc', '-i',
       ';', 'set-option', '-w', '-t', '=amux-abcd1234:', 'remain-on-exit', 'on',
       ';', 'pipe-pane', '-O', '-t', '=amux-abcd1234:',
       newSessionArgs(spec).at(-1),
@@ -122,13 +123,14 @@ describe('newSessionArgs', () => {
   });
 
   test('the ; separators are separate elements, and no other element ends in an unescaped ;', () => {
-    const args = newSessionArgs({ ...spec, rcfile: '/tmp/odd;', bash: '/opt/b;' });
+    const args = newSessionArgs({ ...spec, rcfile: '/tmp/odd;', bash: '/opt/b;', timeout: '/opt/t;' });
     assert.deepEqual(args.map((a, i) => (a === ';' ? i : -1)).filter((i) => i >= 0), [20, 27]);
     for (const [i, a] of args.entries()) {
       if (a !== ';' && a.endsWith(';')) assert.ok(a.endsWith('\\;'), `element ${i} ${JSON.stringify(a)}`);
     }
     assert.equal(tmuxUnescape(args[18]!), '/tmp/odd;');
     assert.equal(tmuxUnescape(args[15]!), '/opt/b;');
+    assert.equal(tmuxUnescape(args[12]!), '/opt/t;');
   });
 
   const dirs: string[] = [];
