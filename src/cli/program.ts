@@ -3,7 +3,6 @@ import type { Client } from '../client/client.js';
 import { parseSignal } from '../core/signals.js';
 import { VERSION } from '../version.js';
 import { durationOption, envOption, intOption, parseExecWords } from './parse.js';
-import { registerHistoryCommands } from './history-program.js';
 
 /** Builds the commander program; each action resolves to the process exit code via `setExit`. */
 export function buildProgram(setExit: (code: number) => void): Command {
@@ -134,7 +133,30 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .option('--json', 'JSON array')
     .action(async (ref: string, opts) => setExit(await (require('./commands/jobs.js') as typeof import('./commands/jobs.js')).jobsCommand(client(), ref, opts)));
 
-  registerHistoryCommands(program, client, setExit);
+  program
+    .command('events')
+    .description('the event log as NDJSON, oldest first: state changes, jobs started and finished, input sent, timeouts, errors')
+    .argument('[id]', 'only this session (id, name or unique prefix; a removed one by full id)')
+    .option('-f, --follow', 'then print new events as they happen, until Ctrl-C or, with an ID, until the session is removed')
+    .option('--since <dur>', 'only events of the last DUR (e.g. 90s, 2h)', durationOption('--since'))
+    .action(async (ref: string | undefined, opts) => setExit(await (require('./commands/events.js') as typeof import('./commands/events.js')).eventsCommand(client(), ref, opts)));
+
+  program
+    .command('history')
+    .description('sessions including removed ones, newest first')
+    .option('--status <list>', 'only these statuses (comma-separated)')
+    .option('--since <dur>', 'only sessions created in the last DUR (e.g. 1h, 7d)', durationOption('--since'))
+    .option('-n <count>', 'at most this many', intOption('-n'))
+    .option('--json', 'JSON array')
+    .option('--no-trunc', 'do not shorten commands')
+    .action(async (opts) => setExit(await (require('./commands/history.js') as typeof import('./commands/history.js')).historyCommand(client(), opts)));
+
+  program
+    .command('stats')
+    .description('counts by status, average and p95 duration, failure and expiry rates, events per type')
+    .option('--since <dur>', 'the window: sessions created and events written in the last DUR (default 24h)', durationOption('--since'))
+    .option('--json', 'one JSON object')
+    .action(async (opts) => setExit(await (require('./commands/stats.js') as typeof import('./commands/stats.js')).statsCommand(client(), opts)));
 
   program
     .command('pause')

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { exitFile } from '../paths.js';
+import type { SessionRecord } from '../core/records.js';
 import type { DaemonContext } from './context.js';
 
 /** Parses an exit-status file's text; null while it is empty or half-written. */
@@ -28,4 +29,9 @@ export function parseExitFileName(name: string): { id: string; seq: number; star
   const m = /^([0-9a-f]{8})\.(\d+|shell)(\.start)?$/.exec(name);
   if (!m || (m[2] === 'shell' && m[3])) return null;
   return { id: m[1]!, seq: m[2] === 'shell' ? 0 : Number(m[2]), start: m[3] !== undefined };
+}
+
+/** The exit status of a command session's main command (job 1); null while it runs, and for a shell session. */
+export function mainExit(ctx: DaemonContext, s: Pick<SessionRecord, 'id' | 'hasCommand'>): number | null {
+  return s.hasCommand ? readExitStatus(ctx, s.id, 1) : null;
 }

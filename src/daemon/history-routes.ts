@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { AmuxError } from '../errors.js';
-import { computeStats, eventCursorFrom, isRemoved, lastEventId, listHistory, readEvents, type Stats } from '../store/history.js';
+import { computeStats, eventCursorFrom, isRemoved, lastEventId, readEvents, type Stats } from '../store/history.js';
 import type { DaemonContext } from './context.js';
 import type { Request, Router } from './http.js';
 import { durationField } from '../core/duration.js';
@@ -25,7 +25,8 @@ export function registerHistoryRoutes(r: Router, ctx: DaemonContext): void {
     const since = optionalDuration(q.query, 'since');
     const limit = q.query.get('limit');
     const now = Date.now();
-    return listHistory(ctx.store.db, {
+    return ctx.store.listSessions({
+      includeRemoved: true,
       statuses: statusFilter(q.query),
       from: since === undefined ? undefined : now - since,
       limit: limit === null ? undefined : intParam(q.query, 'limit', 0),
@@ -34,7 +35,7 @@ export function registerHistoryRoutes(r: Router, ctx: DaemonContext): void {
 
   r.on('GET', '/v1/stats', async (q): Promise<StatsView> => {
     const windowMs = optionalDuration(q.query, 'since') ?? DAY_MS;
-    const { from, ...stats } = computeStats(ctx.store.db, Date.now() - windowMs);
+    const { from, ...stats } = computeStats(ctx.store, Date.now() - windowMs);
     return { since: new Date(from).toISOString(), windowMs, ...stats };
   });
 }
@@ -58,11 +59,11 @@ async function streamEvents(ctx: DaemonContext, q: Request): Promise<void> {
   if (follow && q.query.get('limit') !== null) throw new AmuxError('invalid_argument', 'limit is for reads without follow=1; drop one of them');
   if (follow) q.long(); // a stopping daemon cuts it; the CLI then says so
   let left = intParam(q.query, 'limit', Number.MAX_SAFE_INTEGER);
-  const db = ctx.store.db;
+  const { store } = ctx;
   const from = since === undefined ? undefined : Date.now() - since;
-  const snapshot = lastEventId(db);
+  const snapshot = lastEventId(store);
   let after = intParam(q.query, 'after', 0);
-  if (from !== undefined) after = Math.max(after, eventCursorFrom(db, from));
+  if (from !== undefined) after = Math.max(after, eventCursorFrom(store, from));
 
   const res = q.res;
   // Close-delimited, not chunked, as the logs stream (the CLI's small HTTP client reads that).
@@ -95,7 +96,7 @@ async function streamEvents(ctx: DaemonContext, q: Request): Promise<void> {
     // The backlog: what existed when the client came, `since` applied.
     while (left > 0) {
       const want = Math.min(PAGE, left);
-      const rows = readEvents(db, { afterId: after, sessionId, from, untilId: snapshot, limit: want });
+      const rows = readEvents(store, { afterId: after, sessionId, from, untilId: snapshot, limit: want });
       left -= rows.length;
       if (!(await send(rows))) return;
       if (rows.length < want) break;
@@ -105,8 +106,8 @@ async function streamEvents(ctx: DaemonContext, q: Request): Promise<void> {
     for (;;) {
       fresh = false;
       // Checked before reading: the read then includes `session_removed`, written with removed_at.
-      const removed = sessionId !== undefined && isRemoved(db, sessionId);
-      const rows = readEvents(db, { afterId: after, sessionId, limit: PAGE });
+      const removed = sessionId !== undefined && isRemoved(store, sessionId);
+      const rows = readEvents(store, { afterId: after, sessionId, limit: PAGE });
       if (!(await send(rows))) return;
       if (rows.length === PAGE) continue;
       if (removed || closed) return;

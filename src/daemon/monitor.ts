@@ -6,7 +6,7 @@ import { sessionPaths } from '../paths.js';
 import { childCount } from '../process/process-table.js';
 import { captureScript, listPanesArgs, parseCaptures, parsePanes, tmuxSessionName } from '../tmux/commands.js';
 import { runtimeOf, type DaemonContext } from './context.js';
-import { parseExitFileName, readExitStatus } from './exit-files.js';
+import { mainExit, parseExitFileName } from './exit-files.js';
 import { chunksToKeep, logSize } from './log-files.js';
 import { applyDecision } from './transitions.js';
 import { isSessionLocked } from './session-lock.js';
@@ -128,7 +128,7 @@ export class Monitor {
     // A paused session's exit is seen when it is resumed (paused → completed is not a transition).
     if (!s || (s.status !== 'working' && s.status !== 'idle')) return;
     if (isSessionLocked(s.id)) return;
-    const code = readExitStatus(this.ctx, s.id, 1);
+    const code = mainExit(this.ctx, s);
     if (code === null) return;
     this.ctx.store.updateSession(s.id, this.logPatch(s, this.logBytes(s)));
     applyDecision(this.ctx, s, finished(code));
@@ -221,7 +221,7 @@ export class Monitor {
     const { ctx } = this;
     if (isSessionLocked(s.id)) return; // a kill (or rm) decides this session itself
     const rt = runtimeOf(ctx, s.id);
-    const mainExit = s.hasCommand ? readExitStatus(ctx, s.id, 1) : null;
+    const mainExitCode = mainExit(ctx, s);
     let outputChanged = moved;
     const screen = pane ? captures.get(pane.paneId) : undefined;
     if (screen !== undefined) {
@@ -238,8 +238,8 @@ export class Monitor {
         present: pane !== undefined,
         paneDead: pane?.dead ?? false,
         paneDeadStatus: pane?.deadStatus ?? null,
-        mainExit,
-        jobRunning: (s.hasCommand && mainExit === null) || this.jobs.foregroundRunning(s.id),
+        mainExit: mainExitCode,
+        jobRunning: (s.hasCommand && mainExitCode === null) || this.jobs.foregroundRunning(s.id),
         children: pane && !pane.dead && s.pid ? childCount(s.pid) : 0,
         outputChanged,
       },

@@ -13,10 +13,9 @@ import { killSessionArgs, paneTarget, sendInputCalls } from '../tmux/commands.js
 import { TmuxCommandError } from '../tmux/tmux.js';
 import type { DaemonContext } from './context.js';
 import { withSessionLock } from './session-lock.js';
-import { readExitStatus } from './exit-files.js';
+import { mainExit } from './exit-files.js';
 import { logExtent, readLog } from './log-files.js';
-import { applyDecision } from './transitions.js';
-import { finished } from '../core/status-rules.js';
+import { applyDecision, applyMainExit } from './transitions.js';
 
 export async function closeTmuxSession(ctx: DaemonContext, id: string): Promise<void> {
   try {
@@ -83,7 +82,7 @@ export function killSession(
     signalAll(survivors, 'SIGKILL');
     const current = ctx.store.getSession(id)!;
     if (isTerminal(current.status)) return current;
-    const exitCode = s.hasCommand ? readExitStatus(ctx, id, 1) : null;
+    const exitCode = mainExit(ctx, s);
     // What ended it: the signal asked for, or SIGKILL when something outlived the grace.
     const ended = survivors.length > 0 ? 'SIGKILL' : signal;
     return applyDecision(ctx, current, {
@@ -120,10 +119,10 @@ export function pauseSession(ctx: DaemonContext, id: string): Promise<SessionRec
     signalAll([s.pid!], 'SIGSTOP');
     await untilStopped(s.pid!);
     // The main command finished just before (its exit notice waits for this lock): it is done, not paused.
-    const code = s.hasCommand ? readExitStatus(ctx, id, 1) : null;
-    if (code !== null) {
+    const done = applyMainExit(ctx, s);
+    if (done !== s) {
       signalAll([s.pid!], 'SIGCONT');
-      return applyDecision(ctx, ctx.store.getSession(id)!, finished(code));
+      return done;
     }
     const stopped = new Set<number>();
     for (let round = 0; round < 3; round++) {
@@ -150,9 +149,7 @@ export function resumeSession(ctx: DaemonContext, id: string): Promise<SessionRe
     signalAll([s.pid!], 'SIGCONT');
     const now = Date.now();
     ctx.store.updateSession(id, { lastActivityAt: now });
-    const cur = applyDecision(ctx, { ...s, lastActivityAt: now }, { status: 'working', reason: 'resumed by amux resume' }, now);
-    const code = s.hasCommand ? readExitStatus(ctx, id, 1) : null;
-    return code === null ? cur : applyDecision(ctx, cur, finished(code));
+    return applyMainExit(ctx, applyDecision(ctx, { ...s, lastActivityAt: now }, { status: 'working', reason: 'resumed by amux resume' }, now));
   });
 }
 

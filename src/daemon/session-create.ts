@@ -11,10 +11,8 @@ import { buildEnvFile, buildRcfile } from '../shell/rcfile.js';
 import { chunkFilter, newSessionArgs } from '../tmux/commands.js';
 import type { DaemonContext } from './context.js';
 import { chunkBytesFor, chunksToKeep, JOB_STREAM_CHUNK, JOB_STREAM_KEEP, LOG_PREFIX } from './log-files.js';
-import { applyDecision } from './transitions.js';
+import { applyDecision, applyMainExit } from './transitions.js';
 import { withSessionLock } from './session-lock.js';
-import { readExitStatus } from './exit-files.js';
-import { finished } from '../core/status-rules.js';
 import { durationField } from '../core/duration.js';
 import type { Queue } from './queue.js';
 import { childrenOf, isAlive } from '../process/process-table.js';
@@ -168,6 +166,5 @@ export function begin(ctx: DaemonContext, record: SessionRecord, paneId: string 
     return next;
   });
   // A very short command can finish before the row left `pending`, when the exit watcher ignored it.
-  const code = record.hasCommand ? readExitStatus(ctx, id, 1) : null;
-  return code === null ? working : applyDecision(ctx, working, finished(code));
+  return applyMainExit(ctx, working);
 }

@@ -20,7 +20,6 @@ const RETRY_MS = 10_000;
  */
 export class Timeouts {
   private timer: NodeJS.Timeout | null = null;
-  private readonly expiring = new Set<string>();
   /** Sessions whose expiry failed: not tried again before this time (no event every 250 ms). */
   private readonly retryAt = new Map<string, number>();
 
@@ -38,7 +37,8 @@ export class Timeouts {
   check(now = Date.now()): void {
     let refresh = false;
     for (const s of this.ctx.store.sessionsWithLimits()) {
-      if (this.expiring.has(s.id) || isSessionLocked(s.id) || (this.retryAt.get(s.id) ?? 0) > now) continue;
+      // An expiry under way holds the session's lock (as does any kill or rm): no second one.
+      if (isSessionLocked(s.id) || (this.retryAt.get(s.id) ?? 0) > now) continue;
       const started = s.startedAt ?? now;
       if (s.timeoutMs != null && now - started >= s.timeoutMs) {
         this.expire(s, 'timeout', s.timeoutMs, now);
@@ -58,7 +58,6 @@ export class Timeouts {
     const { ctx } = this;
     const what = kind === 'timeout' ? `ran longer than its --timeout of ${formatDuration(limitMs)}` : `no output for its --idle-timeout of ${formatDuration(limitMs)}`;
     ctx.store.addEvent({ sessionId: s.id, jobId: null, type: 'timeout', data: { kind, limitMs }, createdAt: now });
-    this.expiring.add(s.id);
     killSession(ctx, s.id, 'TERM', KILL_GRACE_MS, { status: 'expired', reason: kind === 'timeout' ? 'timeout' : 'idle timeout', error: `expired: ${what}` })
       .then(() => this.retryAt.delete(s.id))
       .catch((err) => {
@@ -66,7 +65,6 @@ export class Timeouts {
         const message = `could not expire the session: ${(err as Error).message}`;
         ctx.store.addEvent({ sessionId: s.id, jobId: null, type: 'error', data: { message }, createdAt: Date.now() });
         process.stderr.write(`[amuxd] ${s.id}: ${message}\n`);
-      })
-      .finally(() => this.expiring.delete(s.id));
+      });
   }
 }

@@ -1,9 +1,10 @@
 import { jobId } from '../core/ids.js';
 import type { SessionRecord } from '../core/records.js';
 import { assertTransition } from '../core/state-machine.js';
-import type { Decision } from '../core/status-rules.js';
+import { finished, type Decision } from '../core/status-rules.js';
 import { isTerminal } from '../core/types.js';
 import type { DaemonContext } from './context.js';
+import { mainExit } from './exit-files.js';
 
 /**
  * Applies a status decision: checks the transition table, writes the row, the job-1 row and a
@@ -40,4 +41,13 @@ export function applyDecision(ctx: DaemonContext, seen: SessionRecord, d: Decisi
   const next = { ...s, ...patch };
   ctx.bus.emit('change', s.id);
   return next;
+}
+
+/**
+ * Applies a main command's exit that the exit watcher set aside (the session was pending, paused
+ * or under a lock then): the session finishes now. Returns it unchanged while the command runs.
+ */
+export function applyMainExit(ctx: DaemonContext, s: SessionRecord): SessionRecord {
+  const code = mainExit(ctx, s);
+  return code === null ? s : applyDecision(ctx, s, finished(code));
 }

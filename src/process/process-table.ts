@@ -1,5 +1,18 @@
 import { readFileSync, readdirSync } from 'node:fs';
 
+/** Fields of /proc/<pid>/stat after the command name (which may hold spaces and parentheses), by index. */
+const STAT = { state: 0, pgrp: 2, session: 3, tpgid: 5 } as const;
+
+/** The fields of /proc/<pid>/stat from the state on; null when the process is gone. */
+function statFields(pid: number | string): string[] | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Process relations read straight from /proc (Linux): `/proc/<pid>/task/<tid>/children` lists a
  * task's children, so a session's children cost one small read, with no process spawned and no
@@ -53,12 +66,7 @@ export function descendantsOf(pid: number): number[] {
 
 /** The Unix session of `pid` (field 6 of /proc/<pid>/stat); null when it is gone. */
 export function sessionOf(pid: number): number | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[3]) || null;
-  } catch {
-    return null;
-  }
+  return Number(statFields(pid)?.[STAT.session]) || null;
 }
 
 /**
@@ -70,13 +78,8 @@ export function sessionMembers(sid: number): number[] {
   const out: number[] = [];
   for (const name of readdirSync('/proc')) {
     if (name.charCodeAt(0) < 48 || name.charCodeAt(0) > 57) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'latin1');
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(f[3]) === sid && f[0] !== 'Z') out.push(Number(name));
-    } catch {
-      /* gone meanwhile */
-    }
+    const f = statFields(name);
+    if (f && Number(f[STAT.session]) === sid && f[STAT.state] !== 'Z') out.push(Number(name));
   }
   return out;
 }
@@ -87,24 +90,13 @@ export function sessionMembers(sid: number): number[] {
  * the foreground job. null when the process is gone or has no terminal.
  */
 export function terminalForeground(pid: number): number | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const tpgid = Number(f[5]);
-    return tpgid > 0 ? tpgid : null;
-  } catch {
-    return null;
-  }
+  const tpgid = Number(statFields(pid)?.[STAT.tpgid]);
+  return tpgid > 0 ? tpgid : null;
 }
 
 /** The process group of `pid` (field 5 of /proc/<pid>/stat); null when it is gone. */
 export function processGroup(pid: number): number | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]) || null;
-  } catch {
-    return null;
-  }
+  return Number(statFields(pid)?.[STAT.pgrp]) || null;
 }
 
 /** Sends `signal` to process group `pgid` (0: only checks that it exists); false when no such group is left. */
@@ -119,22 +111,13 @@ export function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
 
 /** Whether `pid` is stopped (state T: SIGSTOP, SIGTSTP, …); false when it is gone. */
 export function isStopped(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-    return stat.charAt(stat.lastIndexOf(')') + 2) === 'T';
-  } catch {
-    return false;
-  }
+  return statFields(pid)?.[STAT.state] === 'T';
 }
 
 /** Whether `pid` still runs (a zombie counts as gone). */
 export function isAlive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-    return stat.charAt(stat.lastIndexOf(')') + 2) !== 'Z';
-  } catch {
-    return false;
-  }
+  const state = statFields(pid)?.[STAT.state];
+  return state !== undefined && state !== 'Z';
 }
 
 /** Sends `signal` to each pid, ignoring those already gone. */

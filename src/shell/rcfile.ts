@@ -45,8 +45,6 @@ __amux_running=
 __amux_stopped_before=
 __amux_next=${spec.firstJob ?? ''}
 __amux_io=
-__amux_tty=
-[[ -t 0 ]] && __amux_tty=1
 # Captures the stdout and stderr of an \`amux exec\` job (ADR 0009): each stream goes through a pipeline
 # that copies it to the pane, for anyone attached, and into a capped ring of chunk files in dir $1.
 # The job writes to fds $__amux_o and $__amux_e. The pipelines are not children of the shell (the
@@ -102,9 +100,6 @@ __amux_finish() {
 # it is suspended, not finished: it finishes at a later prompt, once nothing of it is stopped.
 __amux_done() {
   [[ -n $__amux_running ]] || return 0
-  # A hung-up terminal (tmux session or server closed) is what ended the job: no status is
-  # recorded, as in the EXIT trap (the job may die of the hangup before the shell hears of it).
-  if [[ -n $__amux_tty && ! -t 0 ]]; then return 0; fi
   local stopped
   stopped=$(jobs -ps)
   if [[ -n $stopped && $stopped != "$__amux_stopped_before" ]]; then return; fi

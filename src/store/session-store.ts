@@ -14,9 +14,9 @@ const SESSION_COLUMNS: Record<keyof SessionRecord, string> = {
   timeoutMs: 'timeout_ms', idleTimeoutMs: 'idle_timeout_ms', closedAt: 'closed_at',
 };
 /** Columns aliased to record fields, so that SQLite hands back rows already shaped as records. */
-export const SESSION_SELECT = `SELECT ${Object.entries(SESSION_COLUMNS).map(([f, c]) => `${c} AS ${f}`).join(', ')} FROM sessions`;
+const SESSION_SELECT = `SELECT ${Object.entries(SESSION_COLUMNS).map(([f, c]) => `${c} AS ${f}`).join(', ')} FROM sessions`;
 
-export function toSession(row: Row): SessionRecord {
+function toSession(row: Row): SessionRecord {
   row.autoRemove = row.autoRemove === 1;
   row.logTruncated = row.logTruncated === 1;
   row.hasCommand = row.hasCommand === 1;
@@ -62,7 +62,7 @@ export class Store {
   constructor(readonly db: Db) {}
 
   /** Prepared statements are compiled once and reused (the monitor runs the same few often). */
-  private sql(text: string): Statement<unknown[]> {
+  sql(text: string): Statement<unknown[]> {
     let st = this.statements.get(text);
     if (!st) {
       st = this.db.prepare<unknown[]>(text);
@@ -96,8 +96,11 @@ export class Store {
     return row ? toSession(row) : null;
   }
 
-  /** Sessions not removed, newest first. */
-  listSessions(opts: { includeRemoved?: boolean; statuses?: readonly SessionStatus[] } = {}): SessionRecord[] {
+  /**
+   * Sessions newest first: not removed ones unless `includeRemoved` (`amux history`), optionally
+   * only some statuses, only those created at or after `from`, at most `limit`.
+   */
+  listSessions(opts: { includeRemoved?: boolean; statuses?: readonly SessionStatus[]; from?: number; limit?: number } = {}): SessionRecord[] {
     const where: string[] = [];
     const params: unknown[] = [];
     if (!opts.includeRemoved) where.push('removed_at IS NULL');
@@ -105,7 +108,12 @@ export class Store {
       where.push(`status IN (${opts.statuses.map(() => '?').join(',')})`);
       params.push(...opts.statuses);
     }
-    const sql = `${SESSION_SELECT} ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at DESC, rowid DESC`;
+    if (opts.from !== undefined) {
+      where.push('created_at >= ?');
+      params.push(opts.from);
+    }
+    params.push(opts.limit ?? -1); // LIMIT -1: no limit
+    const sql = `${SESSION_SELECT} ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at DESC, rowid DESC LIMIT ?`;
     return (this.sql(sql).all(...params) as Row[]).map(toSession);
   }
 

@@ -3,18 +3,10 @@ import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
+import type { EventView } from '../../src/core/types.js';
 import { amuxHome, BIN, sleep, type AmuxHome } from '../helpers/amux.js';
 
-interface Ev {
-  id: number;
-  sessionId: string;
-  jobId: string | null;
-  type: string;
-  data: Record<string, unknown>;
-  createdAt: string;
-}
-
-const ndjson = (text: string): Ev[] => text.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Ev);
+const ndjson = (text: string): EventView[] => text.split('\n').filter(Boolean).map((l) => JSON.parse(l) as EventView);
 
 /** `amux ARGS…` left running: its output so far, and its end (killed after `limitMs`, which fails the test). */
 function spawnAmux(h: AmuxHome, args: readonly string[], limitMs = 30_000) {
@@ -35,7 +27,7 @@ function spawnAmux(h: AmuxHome, args: readonly string[], limitMs = 30_000) {
     get stdout() { return stdout; },
     get stderr() { return stderr; },
     /** Polls (bounded) until the printed events satisfy `pred`. */
-    async until(pred: (events: Ev[]) => boolean, timeoutMs = 20_000): Promise<Ev[]> {
+    async until(pred: (events: EventView[]) => boolean, timeoutMs = 20_000): Promise<EventView[]> {
       const deadline = Date.now() + timeoutMs;
       while (Date.now() < deadline) {
         const whole = stdout.slice(0, stdout.lastIndexOf('\n') + 1);

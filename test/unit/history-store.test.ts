@@ -2,9 +2,9 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { SessionRecord } from '../../src/core/records.js';
 import type { SessionStatus } from '../../src/core/types.js';
-import { openDatabase, type Db } from '../../src/store/database.js';
+import { openDatabase } from '../../src/store/database.js';
 import { Store } from '../../src/store/session-store.js';
-import { computeStats, eventCursorFrom, isRemoved, lastEventId, listHistory, readEvents } from '../../src/store/history.js';
+import { computeStats, eventCursorFrom, isRemoved, lastEventId, readEvents } from '../../src/store/history.js';
 
 const NOW = 1_700_000_000_000;
 const MIN = 60_000;
@@ -31,11 +31,14 @@ function record(s: Spec): SessionRecord {
   };
 }
 
-function storeWith(specs: Spec[]): { db: Db; store: Store } {
+/** `amux history`: the Store's session list, removed sessions included. */
+const history = (store: Store, q: { statuses?: SessionStatus[]; from?: number; limit?: number } = {}) => store.listSessions({ includeRemoved: true, ...q });
+
+function storeWith(specs: Spec[]): { store: Store } {
   const db = openDatabase(':memory:');
   const store = new Store(db);
   for (const s of specs) store.insertSession(record(s));
-  return { db, store };
+  return { store };
 }
 
 /** In the window: 12 sessions of every status; 2 older ones outside it. */
@@ -57,7 +60,7 @@ const SESSIONS: Spec[] = [
 ];
 
 describe('history store: stats', () => {
-  const { db, store } = storeWith(SESSIONS);
+  const { store } = storeWith(SESSIONS);
   const ev = (sessionId: string, type: string, createdAt: number) => store.addEvent({ sessionId, jobId: null, type, data: {}, createdAt });
   ev('b0000001', 'state_changed', FROM - 5); // outside
   ev('b0000001', 'session_removed', FROM - 1); // outside
@@ -68,7 +71,7 @@ describe('history store: stats', () => {
   ev('b0000002', 'session_removed', NOW - MIN); // an old session removed lately: the event is in the window
 
   test('counts every status (zeros too), total and terminal sessions created in the window', () => {
-    const s = computeStats(db, FROM);
+    const s = computeStats(store, FROM);
     assert.deepEqual(s.byStatus, { pending: 1, working: 1, idle: 1, paused: 1, completed: 3, failed: 2, stopped: 2, expired: 1 });
     assert.equal(s.total, 12);
     assert.equal(s.terminal, 8);
@@ -76,26 +79,26 @@ describe('history store: stats', () => {
   });
 
   test('average and nearest-rank p95 duration over the sessions that started and ended', () => {
-    const s = computeStats(db, FROM);
+    const s = computeStats(store, FROM);
     assert.equal(s.durationCount, 7); // not the stopped-while-pending one, not the live ones
     assert.equal(s.avgDurationMs, Math.round((1000 + 2000 + 3000 + 4000 + 10_000 + 5000 + 60_000) / 7));
     assert.equal(s.p95DurationMs, 60_000); // rank ceil(0.95 * 7) = 7: the longest
   });
 
   test('failure and expiry rates are over terminal sessions', () => {
-    const s = computeStats(db, FROM);
+    const s = computeStats(store, FROM);
     assert.equal(s.failureRate, 2 / 8);
     assert.equal(s.expiryRate, 1 / 8);
   });
 
   test('events per type are those written in the window, whatever the session', () => {
-    const s = computeStats(db, FROM);
+    const s = computeStats(store, FROM);
     assert.deepEqual(s.eventsByType, { job_finished: 1, session_created: 1, session_removed: 1, state_changed: 2 });
     assert.equal(s.eventsTotal, 5);
   });
 
   test('a wider window takes the older sessions and events in', () => {
-    const s = computeStats(db, 0);
+    const s = computeStats(store, 0);
     assert.equal(s.total, 14);
     assert.equal(s.byStatus.failed, 3);
     assert.equal(s.byStatus.completed, 4);
@@ -106,7 +109,7 @@ describe('history store: stats', () => {
   });
 
   test('an empty window: zeros, and null durations and rates', () => {
-    const s = computeStats(db, NOW + 1);
+    const s = computeStats(store, NOW + 1);
     assert.equal(s.total, 0);
     assert.deepEqual(Object.values(s.byStatus), [0, 0, 0, 0, 0, 0, 0, 0]);
     assert.equal(s.terminal, 0);
@@ -119,7 +122,7 @@ describe('history store: stats', () => {
   });
 
   test('rates are null while no session has ended, durations too', () => {
-    const { db: live } = storeWith([{ id: 'c0000001', status: 'working', created: NOW, ran: null }, { id: 'c0000002', status: 'pending', created: NOW }]);
+    const { store: live } = storeWith([{ id: 'c0000001', status: 'working', created: NOW, ran: null }, { id: 'c0000002', status: 'pending', created: NOW }]);
     const s = computeStats(live, FROM);
     assert.equal(s.total, 2);
     assert.equal(s.failureRate, null);
@@ -136,8 +139,8 @@ describe('history store: p95 is the nearest rank', () => {
       const specs: Spec[] = Array.from({ length: n }, (_, i) => ({
         id: `d${String(i).padStart(7, '0')}`, status: 'completed' as const, created: NOW, ran: (((i * 11) % n) + 1) * 1000, exitCode: 0,
       }));
-      const { db } = storeWith(specs);
-      const s = computeStats(db, FROM);
+      const { store } = storeWith(specs);
+      const s = computeStats(store, FROM);
       assert.equal(s.durationCount, n);
       assert.equal(s.p95DurationMs, rank * 1000);
       assert.equal(s.avgDurationMs, Math.round(((n + 1) / 2) * 1000));
@@ -146,11 +149,11 @@ describe('history store: p95 is the nearest rank', () => {
 });
 
 describe('history store: history', () => {
-  const { db } = storeWith(SESSIONS);
+  const { store } = storeWith(SESSIONS);
   const ids = (list: SessionRecord[]) => list.map((s) => s.id);
 
   test('every session, removed ones included, newest first', () => {
-    const all = listHistory(db);
+    const all = history(store);
     assert.equal(all.length, 14);
     assert.deepEqual(ids(all).slice(0, 3), ['a0000012', 'a0000011', 'a0000010']);
     assert.deepEqual(ids(all).slice(-2), ['b0000001', 'b0000002']);
@@ -161,22 +164,22 @@ describe('history store: history', () => {
   });
 
   test('filters by status and window, and limits', () => {
-    assert.deepEqual(ids(listHistory(db, { statuses: ['failed'] })), ['a0000005', 'a0000004', 'b0000001']);
-    assert.deepEqual(ids(listHistory(db, { statuses: ['failed', 'expired'], from: FROM })), ['a0000007', 'a0000005', 'a0000004']);
-    assert.deepEqual(ids(listHistory(db, { from: NOW - 6 * MIN })), ['a0000012', 'a0000011', 'a0000010']);
-    assert.deepEqual(ids(listHistory(db, { limit: 2 })), ['a0000012', 'a0000011']);
-    assert.deepEqual(ids(listHistory(db, { limit: 0 })), []);
-    assert.equal(listHistory(db, { from: FROM }).length, 12);
+    assert.deepEqual(ids(history(store, { statuses: ['failed'] })), ['a0000005', 'a0000004', 'b0000001']);
+    assert.deepEqual(ids(history(store, { statuses: ['failed', 'expired'], from: FROM })), ['a0000007', 'a0000005', 'a0000004']);
+    assert.deepEqual(ids(history(store, { from: NOW - 6 * MIN })), ['a0000012', 'a0000011', 'a0000010']);
+    assert.deepEqual(ids(history(store, { limit: 2 })), ['a0000012', 'a0000011']);
+    assert.deepEqual(ids(history(store, { limit: 0 })), []);
+    assert.equal(history(store, { from: FROM }).length, 12);
   });
 
   test('sessions created in the same millisecond: the later one first', () => {
-    const { db: same } = storeWith([{ id: 'e0000002', status: 'pending', created: NOW }, { id: 'e0000001', status: 'pending', created: NOW }]);
-    assert.deepEqual(ids(listHistory(same)), ['e0000001', 'e0000002']);
+    const { store: same } = storeWith([{ id: 'e0000002', status: 'pending', created: NOW }, { id: 'e0000001', status: 'pending', created: NOW }]);
+    assert.deepEqual(ids(history(same)), ['e0000001', 'e0000002']);
   });
 });
 
 describe('history store: event cursor', () => {
-  const { db, store } = storeWith(SESSIONS.slice(0, 3));
+  const { store } = storeWith(SESSIONS.slice(0, 3));
   const [A, B, C] = ['a0000001', 'a0000002', 'a0000003'];
   // 12 events, alternating sessions A and B, one minute apart, ending at NOW.
   for (let i = 0; i < 12; i++) {
@@ -184,11 +187,11 @@ describe('history store: event cursor', () => {
   }
 
   test('reads in id order from a cursor, page by page, losing nothing', () => {
-    assert.equal(lastEventId(db), 12);
+    assert.equal(lastEventId(store), 12);
     const seen: number[] = [];
     let after = 0;
     for (;;) {
-      const page = readEvents(db, { afterId: after, limit: 5 });
+      const page = readEvents(store, { afterId: after, limit: 5 });
       if (page.length === 0) break;
       seen.push(...page.map((e) => e.id));
       after = page[page.length - 1]!.id;
@@ -197,26 +200,26 @@ describe('history store: event cursor', () => {
   });
 
   test('events are mapped whole: job id, type, data, time', () => {
-    const [e] = readEvents(db, { afterId: 1, limit: 1 });
+    const [e] = readEvents(store, { afterId: 1, limit: 1 });
     assert.deepEqual(e, { id: 2, sessionId: B, jobId: `job-${B}-1`, type: 't1', data: { i: 1 }, createdAt: NOW - 10 * MIN });
   });
 
   test('one session only, a time window, and a snapshot bound', () => {
-    assert.deepEqual(readEvents(db, { afterId: 0, sessionId: B, limit: 100 }).map((e) => e.data.i), [1, 3, 5, 7, 9, 11]);
-    assert.deepEqual(readEvents(db, { afterId: 0, from: NOW - 2 * MIN, limit: 100 }).map((e) => e.data.i), [9, 10, 11]);
-    assert.deepEqual(readEvents(db, { afterId: 4, sessionId: A, untilId: 9, limit: 100 }).map((e) => e.id), [5, 7, 9]);
-    assert.deepEqual(readEvents(db, { afterId: 0, sessionId: C, limit: 100 }), []);
+    assert.deepEqual(readEvents(store, { afterId: 0, sessionId: B, limit: 100 }).map((e) => e.data.i), [1, 3, 5, 7, 9, 11]);
+    assert.deepEqual(readEvents(store, { afterId: 0, from: NOW - 2 * MIN, limit: 100 }).map((e) => e.data.i), [9, 10, 11]);
+    assert.deepEqual(readEvents(store, { afterId: 4, sessionId: A, untilId: 9, limit: 100 }).map((e) => e.id), [5, 7, 9]);
+    assert.deepEqual(readEvents(store, { afterId: 0, sessionId: C, limit: 100 }), []);
   });
 
   test('a cursor for a window starts just before its first event', () => {
-    assert.equal(eventCursorFrom(db, NOW - 2 * MIN), 9);
-    assert.equal(eventCursorFrom(db, 0), 0);
-    assert.equal(eventCursorFrom(db, NOW + 1), 12); // nothing that recent: after the newest
+    assert.equal(eventCursorFrom(store, NOW - 2 * MIN), 9);
+    assert.equal(eventCursorFrom(store, 0), 0);
+    assert.equal(eventCursorFrom(store, NOW + 1), 12); // nothing that recent: after the newest
   });
 
   test('removed sessions; one without a row (deleted by historyRetention) counts as removed', () => {
-    assert.equal(isRemoved(db, C), true);
-    assert.equal(isRemoved(db, A), false);
-    assert.equal(isRemoved(db, 'ffffffff'), true);
+    assert.equal(isRemoved(store, C), true);
+    assert.equal(isRemoved(store, A), false);
+    assert.equal(isRemoved(store, 'ffffffff'), true);
   });
 });

@@ -1,9 +1,8 @@
 import { formatAge, formatDuration } from '../../core/duration.js';
-import { stripAnsi } from '../../core/log-render.js';
 import type { SessionView } from '../../core/types.js';
 import type { Client } from '../../client/client.js';
-import { formatTable, printJson, statusPainter, useColor, writeOut } from '../output.js';
-import { oneLine } from './ps.js';
+import { printJson } from '../output.js';
+import { printSessions } from './ps.js';
 
 export interface HistoryOptions {
   status?: string;
@@ -25,19 +24,13 @@ export async function historyCommand(client: Client, opts: HistoryOptions): Prom
     printJson(sessions);
     return 0;
   }
-  const paint = await statusPainter(useColor());
-  const now = Date.now();
   // The columns of `amux ps`, and how long each ran and when it was removed.
-  const rows = sessions.map((s) => [
-    s.id,
-    s.name ?? '',
-    paint(s.status),
-    s.exitCode === null ? '' : String(s.exitCode),
-    formatAge(now - Date.parse(s.createdAt)),
-    s.durationMs === null ? '' : formatDuration(s.durationMs),
-    s.removedAt === null ? '' : `${formatAge(now - Date.parse(s.removedAt))} ago`,
-    oneLine(s.command ?? '(shell)', opts.trunc !== false),
-  ]);
-  await writeOut(formatTable(['ID', 'NAME', 'STATUS', 'EXIT', 'AGE', 'DURATION', 'REMOVED', 'COMMAND'], rows, stripAnsi));
+  await printSessions(sessions, opts.trunc !== false, {
+    head: ['DURATION', 'REMOVED'],
+    cells: (s, now) => [
+      s.durationMs === null ? '' : formatDuration(s.durationMs),
+      s.removedAt === null ? '' : `${formatAge(now - Date.parse(s.removedAt))} ago`,
+    ],
+  });
   return 0;
 }

@@ -13,7 +13,7 @@ export interface PsOptions {
 
 const COMMAND_WIDTH = 40;
 
-export function oneLine(text: string, trunc: boolean): string {
+function oneLine(text: string, trunc: boolean): string {
   const flat = text.replace(/\s*\n\s*/g, ' ↵ ');
   return trunc && flat.length > COMMAND_WIDTH ? `${flat.slice(0, COMMAND_WIDTH - 1)}…` : flat;
 }
@@ -30,6 +30,18 @@ export async function psCommand(client: Client, opts: PsOptions): Promise<number
     await writeOut(sessions.map((s) => `${s.id}\n`).join(''));
     return 0;
   }
+  await printSessions(sessions, opts.trunc !== false);
+  return 0;
+}
+
+/** Columns that `amux history` adds before COMMAND. */
+export interface ExtraColumns {
+  head: string[];
+  cells: (s: SessionView, now: number) => string[];
+}
+
+/** The table of `ps` (and of `history`, with `extra` columns): ID, NAME, STATUS, EXIT, AGE, …, COMMAND. */
+export async function printSessions(sessions: readonly SessionView[], trunc: boolean, extra: ExtraColumns = { head: [], cells: () => [] }): Promise<void> {
   const paint = await statusPainter(useColor());
   const now = Date.now();
   const rows = sessions.map((s) => [
@@ -38,9 +50,9 @@ export async function psCommand(client: Client, opts: PsOptions): Promise<number
     paint(s.status),
     s.exitCode === null ? '' : String(s.exitCode),
     formatAge(now - Date.parse(s.createdAt)),
-    oneLine(s.command ?? '(shell)', opts.trunc !== false),
+    ...extra.cells(s, now),
+    oneLine(s.command ?? '(shell)', trunc),
   ]);
   // Colour codes take no room on screen: cells are measured without them.
-  await writeOut(formatTable(['ID', 'NAME', 'STATUS', 'EXIT', 'AGE', 'COMMAND'], rows, stripAnsi));
-  return 0;
+  await writeOut(formatTable(['ID', 'NAME', 'STATUS', 'EXIT', 'AGE', ...extra.head, 'COMMAND'], rows, stripAnsi));
 }
