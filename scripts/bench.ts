@@ -1,24 +1,19 @@
 /**
- * SPEC §8 benchmark: prints machine facts, a table of medians/p90 as ratios against floors measured
+ * The benchmarks of README "Performance": prints machine facts, a table of medians/p90 as ratios against floors measured
  * in the same run, and one `BENCH_JSON {…}` line. A benchmark, not a test: slow numbers are
  * reported as "NOT MET", never as a failing exit code. Sizes: BENCH_SESSIONS (100), BENCH_BIG
  * (1000), BENCH_RUNS (15; the daemon job round trip takes twice as many), BENCH_CONCURRENCY (8,
  * parallel session creation).
  */
-import { execFileSync } from 'node:child_process';
-import os from 'node:os';
 import { psPhase, rssPhase, runPhase, waitPhase } from './bench/cli-phases.js';
+import { burstPhase } from './bench/burst-phase.js';
 import { Homes } from './bench/homes.js';
 import { jobPhase } from './bench/job-phase.js';
 import { queuePhase } from './bench/queue-phase.js';
-import { abortChildren, isAborted } from './bench/measure.js';
+import { machineFacts } from './bench/machine.js';
+import { abortChildren, envInt, isAborted } from './bench/measure.js';
 import { RefreshBench, type RefreshStats } from './bench/refresh-phase.js';
 import { errorRow, limitRow, mb, ratioRow, renderTable, valueRow, type Row } from './bench/report.js';
-
-function envInt(name: string, fallback: number): number {
-  const n = Number(process.env[name]);
-  return Number.isInteger(n) && n > 0 ? n : fallback;
-}
 
 const sizes = {
   sessions: envInt('BENCH_SESSIONS', 100),
@@ -34,21 +29,6 @@ const log = (msg: string) => process.stderr.write(`[bench +${((performance.now()
 const rows: Row[] = [];
 const raw: Record<string, unknown> = {};
 
-function machineFacts() {
-  const tmux = (() => {
-    try {
-      return execFileSync('tmux', ['-V'], { encoding: 'utf8' }).trim();
-    } catch {
-      return 'tmux not found';
-    }
-  })();
-  return {
-    date: new Date().toISOString(), nproc: os.availableParallelism(), cpu: os.cpus()[0]?.model ?? 'unknown',
-    memGb: +(os.totalmem() / 2 ** 30).toFixed(1), kernel: `${os.type()} ${os.release()}`, node: process.version, tmux,
-    loadavg: os.loadavg().map((l) => +l.toFixed(2)),
-  };
-}
-
 /** Runs one measurement group; an error becomes a report row, and the other groups still run. */
 async function phase(name: string, fn: () => Promise<void>): Promise<void> {
   if (isAborted()) return;
@@ -62,7 +42,7 @@ async function phase(name: string, fn: () => Promise<void>): Promise<void> {
   }
 }
 
-/** SPEC §8: 25 ms up to 100 sessions, 250 ms up to 1000; beyond, scaled at 0.25 ms/session. */
+/** README "Performance": 25 ms up to 100 sessions, 250 ms up to 1000; beyond, scaled at 0.25 ms/session. */
 const refreshLimitMs = (n: number) => (n <= 100 ? 25 : n <= 1000 ? 250 : n * 0.25);
 
 function refreshRows(label: string, r: RefreshStats): Row[] {
@@ -74,10 +54,12 @@ function refreshRows(label: string, r: RefreshStats): Row[] {
 }
 
 const homes = new Homes();
+/** How many `amux run` a burst starts at once. */
+const BURST = envInt('BENCH_BURST', 50);
 
 async function main(): Promise<void> {
   const facts = machineFacts();
-  process.stdout.write(`amux benchmark (SPEC §8) — ${facts.date}\n`);
+  process.stdout.write(`amux benchmark (README "Performance") — ${facts.date}\n`);
   process.stdout.write(`machine: ${facts.nproc} CPU × ${facts.cpu}, ${facts.memGb} GiB, ${facts.kernel}, load ${facts.loadavg.join(' ')}\n`);
   process.stdout.write(`software: node ${facts.node}, ${facts.tmux}\n`);
   process.stdout.write(`sizes: ${JSON.stringify(sizes)}; children run without NODE_EXTRA_CA_CERTS\n\n`);
@@ -100,7 +82,7 @@ async function main(): Promise<void> {
       rows.push(
         limitRow('floor: node -e 0', r.node),
         limitRow(`floor: tmux list-sessions (${sizes.sessions} sessions)`, r.tmux),
-        ratioRow(`amux ps (${sizes.sessions} live, warm daemon)`, r.ps, r.node, 1.5),
+        ratioRow(`amux ps (${sizes.sessions} live, warm daemon)`, r.ps, r.node, 1.4),
         ratioRow('amux ps --json', r.psJson, r.node),
         ratioRow('amux ps -q', r.psQ, r.node),
         ratioRow('  of which CLI start-up: amux --version', r.version, r.node),
@@ -113,17 +95,28 @@ async function main(): Promise<void> {
     await phase('amux run / exec / wait', async () => {
       const h = homes.home('run');
       const r = await runPhase(h, sizes.runs);
-      rows.push(ratioRow('amux run -- true', r.run, r.node, 2.5));
-      rows.push(r.exec ? ratioRow('amux exec ID -- true', r.exec, r.node, 2.5) : valueRow('amux exec ID -- true', NaN, 'n/a: no exec command in the CLI'));
+      rows.push(ratioRow('amux run -- true', r.run, r.node, 1.8));
+      rows.push(r.exec ? ratioRow('amux exec ID -- true', r.exec, r.node, 1.8) : valueRow('amux exec ID -- true', NaN, 'n/a: no exec command in the CLI'));
       rows.push(valueRow('daemon RSS, no sessions', r.idleRss.rss, mb(r.idleRss.rss)));
       raw.run = r;
+      await h.cleanup();
+    });
+
+    await phase(`burst: ${BURST} amux run at once`, async () => {
+      const h = homes.home('burst');
+      const r = await burstPhase(h, BURST, Math.max(3, Math.floor(sizes.runs / 5)));
+      rows.push(
+        limitRow(`floor: ${BURST} × (node -e 0 && tmux new-session) at once`, r.floor),
+        ratioRow(`${BURST} × amux run -- true at once (warm daemon)`, r.amux, r.floor, 1.5),
+      );
+      raw.burst = r;
       await h.cleanup();
     });
 
     await phase('daemon job round trip (in-bench client)', async () => {
       const h = homes.home('job');
       const r = await jobPhase(h, 2 * sizes.runs);
-      const noGoal = { goal: 'no goal in SPEC; floor = one tmux call', met: undefined };
+      const noGoal = { goal: 'no goal; floor = one tmux call', met: undefined };
       rows.push(
         limitRow('floor: tmux display-message -p x (one tmux call, execFile)', r.tmux),
         { ...ratioRow('  daemon: POST /v1/sessions/ID/jobs?stream=1 true, to end frame', r.stream, r.tmux), ...noGoal },
@@ -136,7 +129,7 @@ async function main(): Promise<void> {
     await phase('lifecycle: queue handover, timeout overshoot', async () => {
       const h = homes.home('queue');
       const r = await queuePhase(h, Math.max(5, Math.floor(sizes.runs / 2)));
-      const noGoal = { goal: 'no goal in SPEC; floor = one tmux call', met: undefined };
+      const noGoal = { goal: 'no goal; floor = one tmux call', met: undefined };
       rows.push(
         limitRow('floor: tmux display-message -p x (one tmux call, execFile)', r.tmux),
         { ...ratioRow('  maxLive 1: pending run started after the live one ended (daemon clock)', r.handover, r.tmux), ...noGoal },

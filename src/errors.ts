@@ -1,31 +1,11 @@
+import { ERROR_CODES, type ErrorCode, type ExitCode } from './protocol/errors.js';
+
+export { EXIT, isErrorCode, type ErrorCode, type ExitCode } from './protocol/errors.js';
+
 /**
- * The one error model of amux: a stable `code`, the CLI exit code it maps to (SPEC §4),
- * the HTTP status it maps to on the daemon API, and the original error as `cause`.
+ * The one error model of amux (ADR 0006): a stable `code`, the CLI exit code and the HTTP status
+ * it maps to (protocol/errors.ts), and the original error as `cause`.
  */
-export const EXIT = { ok: 0, failed: 1, usage: 2, daemon: 3, tmux: 4 } as const;
-export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
-
-/** Stable error codes; tests and API clients match on these, never on message text. */
-export const ERROR_CODES = {
-  usage: { exit: EXIT.usage, http: 400 },
-  invalid_argument: { exit: EXIT.usage, http: 400 },
-  session_not_found: { exit: EXIT.failed, http: 404 },
-  job_not_found: { exit: EXIT.failed, http: 404 },
-  ambiguous_id: { exit: EXIT.failed, http: 409 },
-  name_in_use: { exit: EXIT.failed, http: 409 },
-  invalid_state: { exit: EXIT.failed, http: 409 },
-  not_found: { exit: EXIT.failed, http: 404 },
-  operation_failed: { exit: EXIT.failed, http: 500 },
-  storage_error: { exit: EXIT.failed, http: 507 },
-  not_a_tty: { exit: EXIT.failed, http: 400 },
-  daemon_unreachable: { exit: EXIT.daemon, http: 503 },
-  tmux_unavailable: { exit: EXIT.tmux, http: 503 },
-  timeout: { exit: EXIT.failed, http: 504 },
-  internal: { exit: EXIT.failed, http: 500 },
-} as const satisfies Record<string, { exit: ExitCode; http: number }>;
-
-export type ErrorCode = keyof typeof ERROR_CODES;
-
 export class AmuxError extends Error {
   readonly code: ErrorCode;
   readonly exitCode: ExitCode;
@@ -42,11 +22,6 @@ export class AmuxError extends Error {
   toJSON(): { code: ErrorCode; message: string } {
     return { code: this.code, message: this.message };
   }
-}
-
-/** Whether `code` is one of ours (an API answer may carry a code from a newer daemon). */
-export function isErrorCode(code: unknown): code is ErrorCode {
-  return typeof code === 'string' && Object.hasOwn(ERROR_CODES, code);
 }
 
 /** Turns anything thrown into an AmuxError, keeping the original as `cause`. */

@@ -1,7 +1,8 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { AmuxError } from './errors.js';
 
-/** Where everything of one amux installation lives (SPEC §1 AMUX_HOME). */
+/** Where everything of one amux installation lives (README "Configuration": AMUX_HOME). */
 export interface AmuxPaths {
   home: string;
   socket: string;
@@ -17,10 +18,14 @@ export interface AmuxPaths {
 }
 
 export function resolveHome(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.AMUX_HOME) return resolve(env.AMUX_HOME);
+  if (env.AMUX_HOME) {
+    // Relative to what? Each CLI's own directory would name another home.
+    if (!env.AMUX_HOME.startsWith('/')) throw new AmuxError('invalid_argument', `AMUX_HOME must be an absolute path, not '${env.AMUX_HOME}'; e.g. AMUX_HOME="$PWD/${env.AMUX_HOME}"`);
+    return resolve(env.AMUX_HOME);
+  }
   // `os` is loaded only without HOME: every module counts on the CLI's hot path.
   const home = env.HOME || (require('node:os') as typeof import('node:os')).homedir();
-  const state = env.XDG_STATE_HOME || join(home, '.local', 'state');
+  const state = env.XDG_STATE_HOME?.startsWith('/') ? env.XDG_STATE_HOME : join(home, '.local', 'state');
   return join(state, 'amux');
 }
 

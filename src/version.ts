@@ -1,4 +1,2 @@
 /** The amux version, reported by `--version` and `daemon status`. */
 export const VERSION = '0.1.0';
-/** The HTTP API version prefix. */
-export const API_PREFIX = '/v1';

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync }
 import { join } from 'node:path';
 import { benchEnv, pool, run, runOk, sleep, type RunResult } from './measure.js';
 
-/** bin/amux, found from dist/scripts/bench/ (this file, compiled). */
+/** bin/amux of the tree this bench runs from, found from dist/scripts/bench/ (this file, compiled). */
 export const AMUX_BIN = join(__dirname, '..', '..', '..', 'bin', 'amux');
 
 /** Sends `signal` (0: just count) to every live process whose session id is in `leaders`, from /proc. */
@@ -42,7 +42,8 @@ export class BenchHome {
   /** Processes of this home's sessions still alive after kill-server (killed by cleanup). */
   survivors = 0;
 
-  constructor(readonly dir: string) {
+  /** `bin` is the amux this home runs (another built tree's for an A/B; default: this tree's). */
+  constructor(readonly dir: string, readonly bin: string = AMUX_BIN) {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     this.env = benchEnv({ AMUX_HOME: dir });
     this.tmuxSocket = join(dir, 'tmux.sock');
@@ -50,12 +51,12 @@ export class BenchHome {
 
   /** Runs `bin/amux ARGS` (timed), whatever its exit code. */
   amux(...args: string[]): Promise<RunResult> {
-    return run([AMUX_BIN, ...args], this.env);
+    return run([this.bin, ...args], this.env);
   }
 
   /** Runs `bin/amux ARGS`; a non-zero exit is an error. */
   amuxOk(...args: string[]): Promise<RunResult> {
-    return runOk([AMUX_BIN, ...args], this.env);
+    return runOk([this.bin, ...args], this.env);
   }
 
   /** Starts `n` sessions running `command` through the CLI, `concurrency` at a time; returns their ids. */
@@ -75,7 +76,7 @@ export class BenchHome {
     const pidFile = join(this.dir, 'daemon.pid');
     const daemonPid = existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8').trim()) : 0;
     const cleanupRun = (argv: string[]) => run(argv, this.env, { forCleanup: true }).catch(() => null);
-    if (existsSync(join(this.dir, 'amux.sock'))) await cleanupRun([AMUX_BIN, 'daemon', 'stop']);
+    if (existsSync(join(this.dir, 'amux.sock'))) await cleanupRun([this.bin, 'daemon', 'stop']);
     for (let i = 0; i < 20 && daemonPid > 0 && isRunning(daemonPid); i++) await sleep(100);
     if (daemonPid > 0 && isRunning(daemonPid)) {
       process.stderr.write(`bench cleanup: daemon ${daemonPid} of ${this.dir} still runs 2 s after 'amux daemon stop'; killing it\n`);
@@ -130,8 +131,8 @@ export class Homes {
     process.env[MARKER] = this.root;
   }
 
-  home(name: string): BenchHome {
-    const h = new BenchHome(join(this.root, name));
+  home(name: string, bin?: string): BenchHome {
+    const h = new BenchHome(join(this.root, name), bin);
     this.homes.push(h);
     this.cleanups.push(() => h.cleanup());
     return h;

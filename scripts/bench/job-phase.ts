@@ -2,8 +2,9 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { readBody, send } from '../../src/client/http.js';
-import { FRAME, FrameParser } from '../../src/core/frames.js';
-import type { JobView } from '../../src/daemon/views.js';
+import { FRAME, FrameParser } from '../../src/protocol/frames.js';
+import type { JobView } from '../../src/protocol/jobs.js';
+import { pathOf, ROUTES } from '../../src/protocol/routes.js';
 import type { BenchHome } from './homes.js';
 import { stats } from './measure.js';
 
@@ -13,10 +14,11 @@ const execFileP = promisify(execFile);
  * Times one foreground job over the daemon's socket with the CLI's own client: `POST
  * …/jobs?stream=1` until the end frame has come and the daemon has closed the connection.
  */
-async function timeStreamedJob(socketPath: string, path: string): Promise<{ ms: number; startMs: number }> {
+async function timeStreamedJob(socketPath: string, shell: string): Promise<{ ms: number; startMs: number }> {
+  const path = pathOf(ROUTES.exec, { ref: shell }, { stream: true });
   const t0 = performance.now();
-  const res = await send(socketPath, 'POST', `${path}?stream=1`, { command: 'true' });
-  if (res.status !== 200) throw new Error(`POST ${path}?stream=1: HTTP ${res.status}: ${(await readBody(res)).toString('utf8').trim()}`);
+  const res = await send(socketPath, ROUTES.exec.method, path, { command: 'true' });
+  if (res.status !== 200) throw new Error(`POST ${path}: HTTP ${res.status}: ${(await readBody(res)).toString('utf8').trim()}`);
   const parser = new FrameParser();
   let startMs = NaN;
   let end: JobView | null = null;
@@ -36,9 +38,10 @@ async function timeStreamedJob(socketPath: string, path: string): Promise<{ ms: 
  * README says 201; the daemon currently answers 200 (sendJson overrides the route's statusCode),
  * so 200 or 201 is taken, and the status seen is kept in the raw results.
  */
-async function timeBackgroundJob(socketPath: string, path: string): Promise<{ ms: number; job: JobView; status: number }> {
+async function timeBackgroundJob(socketPath: string, shell: string): Promise<{ ms: number; job: JobView; status: number }> {
+  const path = pathOf(ROUTES.exec, { ref: shell });
   const t0 = performance.now();
-  const res = await send(socketPath, 'POST', path, { command: 'true', background: true });
+  const res = await send(socketPath, ROUTES.exec.method, path, { command: 'true', background: true });
   const body = (await readBody(res)).toString('utf8');
   const ms = performance.now() - t0;
   if (res.status !== 200 && res.status !== 201) throw new Error(`POST ${path}: HTTP ${res.status}: ${body.trim()}`);
@@ -49,7 +52,7 @@ async function timeBackgroundJob(socketPath: string, path: string): Promise<{ ms
 
 /** Untimed: waits until a background job has ended, so it does not overlap the next sample. */
 async function awaitJob(socketPath: string, id: string): Promise<void> {
-  const res = await send(socketPath, 'POST', '/v1/wait', { ids: [id], timeoutMs: 10_000 });
+  const res = await send(socketPath, ROUTES.wait.method, pathOf(ROUTES.wait), { ids: [id], timeoutMs: 10_000 });
   const body = (await readBody(res)).toString('utf8');
   if (res.status !== 200 || (JSON.parse(body) as { timedOut: boolean }).timedOut) throw new Error(`waiting for ${id}: HTTP ${res.status}: ${body.trim()}`);
 }
@@ -70,15 +73,14 @@ export async function jobPhase(h: BenchHome, runs: number) {
   await h.amuxOk('daemon', 'start');
   const shell = (await h.amuxOk('run')).stdout.trim();
   const socketPath = join(h.dir, 'amux.sock');
-  const path = `/v1/sessions/${encodeURIComponent(shell)}/jobs`;
   const stream: number[] = [];
   const streamStart: number[] = [];
   const background: number[] = [];
   const tmux: number[] = [];
   const backgroundHttpStatus = new Set<number>();
   for (let i = -2; i < runs; i++) {
-    const s = await timeStreamedJob(socketPath, path);
-    const b = await timeBackgroundJob(socketPath, path);
+    const s = await timeStreamedJob(socketPath, shell);
+    const b = await timeBackgroundJob(socketPath, shell);
     backgroundHttpStatus.add(b.status);
     await awaitJob(socketPath, b.job.id);
     const t = await timeTmuxCall(h);

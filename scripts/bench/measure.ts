@@ -127,3 +127,9 @@ export async function pool<T>(n: number, concurrency: number, fn: (i: number) =>
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A positive integer from the environment (a bench size such as BENCH_RUNS), else `fallback`. */
+export function envInt(name: string, fallback: number): number {
+  const n = Number(process.env[name]);
+  return Number.isInteger(n) && n > 0 ? n : fallback;
+}

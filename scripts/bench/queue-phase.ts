@@ -1,4 +1,4 @@
-import type { SessionView } from '../../src/core/types.js';
+import type { SessionView } from '../../src/protocol/sessions.js';
 import type { BenchHome } from './homes.js';
 import { timeTmuxCall } from './job-phase.js';
 import { stats } from './measure.js';

@@ -1,13 +1,14 @@
-import { Queue } from '../../src/daemon/queue.js';
 import cp from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { syncBuiltinESMExports } from 'node:module';
 import { basename, join } from 'node:path';
 import { resolveSettings } from '../../src/core/settings.js';
 import { createContext, type DaemonContext } from '../../src/daemon/context.js';
-import { Jobs } from '../../src/daemon/jobs.js';
-import { Monitor } from '../../src/daemon/monitor.js';
-import { createSession } from '../../src/daemon/session-create.js';
+import { parseCreate } from '../../src/daemon/api/validate.js';
+import { Jobs } from '../../src/daemon/job/jobs.js';
+import { Monitor } from '../../src/daemon/monitor/monitor.js';
+import { createSession } from '../../src/daemon/session/create.js';
+import { Queue } from '../../src/daemon/session/queue.js';
 import { amuxPaths } from '../../src/paths.js';
 import { listPanesArgs } from '../../src/tmux/commands.js';
 import type { BenchHome } from './homes.js';
@@ -67,7 +68,7 @@ export class RefreshBench {
     const t0 = performance.now();
     const have = this.ctx.store.listSessions().length;
     await pool(Math.max(0, target - have), concurrency, () =>
-      createSession(this.ctx, this.queue, { command: 'sleep 3600', cwd: '/tmp', env: { PATH: process.env.PATH ?? '/usr/bin:/bin' } }),
+      createSession(this.ctx, this.queue, parseCreate({ command: 'sleep 3600', cwd: '/tmp', env: { PATH: process.env.PATH ?? '/usr/bin:/bin' } })),
     );
     return performance.now() - t0;
   }

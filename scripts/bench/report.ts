@@ -1,6 +1,6 @@
 import type { Stats } from './measure.js';
 
-/** One line of the report; `met` is undefined for context rows that carry no SPEC §8 goal. */
+/** One line of the report; `met` is undefined for context rows that carry no goal of README "Performance". */
 export interface Row {
   metric: string;
   median: string;

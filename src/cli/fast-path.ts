@@ -4,7 +4,7 @@ import { durationOption, envOption, parseExecWords, type ExecFlags } from './par
 
 /**
  * `amux ps`, `amux run` and `amux exec` are what scripts and agents call in loops, and loading commander is a
- * third of their time budget (SPEC §8, ADR 0008). Their plain forms are parsed here; anything else
+ * third of their time budget (README "Performance", ADR 0008). Their plain forms are parsed here; anything else
  * (help, unknown or bundled flags, other commands) returns null and goes through commander.
  * test/unit/fast-path.test.ts checks that both parsers agree.
  */

@@ -44,7 +44,7 @@ export class InterruptForwarder {
   }
 
   private forward(): void {
-    void this.client.json('POST', `/v1/sessions/${this.id}/input`, { keys: ['C-c'], enter: false }).catch(() => undefined);
+    void this.client.sessions.send(this.id!, { keys: ['C-c'], enter: false }).catch(() => undefined);
   }
 }
 

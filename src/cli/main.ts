@@ -8,7 +8,10 @@ export function run(): void {
   });
 }
 
-/** The CLI entry: the only place that decides the process exit code (SPEC §4). */
+/**
+ * The CLI entry: it decides the process exit code (README "Commands": exit codes; ADR 0006). The one
+ * other exit is `exec`'s Ctrl-C before its job started, which must close the request at once.
+ */
 export async function main(argv: string[]): Promise<number> {
   // `amux logs ID | head`: the reader went away; stop quietly like other Unix tools.
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
@@ -37,11 +40,11 @@ export async function main(argv: string[]): Promise<number> {
   const program = buildProgram((c) => {
     code = c;
   });
-  program.exitOverride();
-  program.configureOutput({ outputError: (str, write) => write(`amux: ${str.replace(/^error: /, '').trim()}\n`) });
-  for (const cmd of program.commands) {
+  // commander's own errors (unknown option, missing argument) in our one-line form, for every command.
+  const outputError = (str: string, write: (s: string) => void) => write(`amux: ${str.replace(/^error: /, '').trim()}\n`);
+  for (const cmd of [program, ...program.commands]) {
     cmd.exitOverride();
-    cmd.configureOutput({ outputError: (str, write) => write(`amux: ${str.replace(/^error: /, '').trim()}\n`) });
+    cmd.configureOutput({ outputError });
   }
   try {
     await program.parseAsync(argv);
@@ -59,7 +62,7 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-/** One line on stderr, and the exit code of the error (SPEC §4). */
+/** One line on stderr, and the exit code of the error (ADR 0006). */
 function report(err: unknown): number {
   const e = toAmuxError(err);
   process.stderr.write(`amux: ${e.message}\n`);

@@ -15,7 +15,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .option('--no-color', 'never colour output (also: NO_COLOR)')
     .enablePositionalOptions()
     .showSuggestionAfterError(true)
-    .addHelpText('after', '\nEnvironment: AMUX_HOME (state directory, default ~/.local/state/amux), NO_COLOR.\nSettings (also in AMUX_HOME/config.json; read when the daemon starts, shown by \'amux daemon status\'):\n  AMUX_MAX_LIVE, AMUX_IDLE_THRESHOLD, AMUX_LOG_CAP, AMUX_FINISHED_TTL, AMUX_HISTORY_RETENTION.\nSession references: full id, exact name, or unique id prefix.');
+    .addHelpText('after', '\nEnvironment: AMUX_HOME (state directory, default ~/.local/state/amux), AMUX_CLIENT_TIMEOUT (how long a request waits for an answer from the daemon, default 15s), NO_COLOR.\nSettings (also in AMUX_HOME/config.json; read when the daemon starts, shown by \'amux daemon status\'):\n  AMUX_MAX_LIVE, AMUX_IDLE_THRESHOLD, AMUX_LOG_CAP, AMUX_FINISHED_TTL, AMUX_HISTORY_RETENTION.\nSession references: full id, exact name, or unique id prefix.');
 
   program
     .command('run')
@@ -61,7 +61,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .option('--screen', 'what the pane shows right now')
     .option('--since-offset <bytes>', 'start at this absolute byte offset', intOption('--since-offset'))
     .option('--limit <bytes>', 'at most this many bytes', intOption('--limit'))
-    .option('--json', 'one object {offset, nextOffset, truncated, data} (for paging)')
+    .option('--json', 'one object {offset, nextOffset, truncated, encoding, data} (for paging; data is base64 when --raw bytes are not UTF-8)')
     .action(async (ref: string, opts) => setExit(await (require('./commands/logs.js') as typeof import('./commands/logs.js')).logsCommand(client(), ref, opts)));
 
   program
@@ -115,7 +115,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .option('--json', 'print {jobId, exitCode, stdout, stderr, durationMs, stdoutTruncated, stderrTruncated, …} (foreground); the job (-b)')
     .addHelpText('after', '\nForeground jobs run in the main shell (cd, export, functions and aliases persist), one at a time per session.')
     .passThroughOptions()
-    // Options also come after ID (SPEC §4), up to `--` or the command's first word: commander passes
+    // Options also come after ID (README "Commands"), up to `--` or the command's first word: commander passes
     // everything after ID through, and parseExecWords reads them as the fast path does.
     .action(async (ref: string, words: string[], opts, command: Command) => {
       const parsed = parseExecWords(words, opts);

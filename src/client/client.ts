@@ -1,40 +1,159 @@
-import { AmuxError } from '../errors.js';
-import { amuxPaths, MAX_SOCKET_PATH, type AmuxPaths } from '../paths.js';
-import { errorFrom, isNotRunning, readBody, send, type Response } from './http.js';
+import type { AmuxPaths } from '../paths.js';
+import type { Health, StopAnswer } from '../protocol/daemon.js';
+import type { EventsQuery, HistoryQuery, StatsQuery, StatsView } from '../protocol/events.js';
+import type { ExecRequest, JobListQuery, JobOutputQuery, JobView } from '../protocol/jobs.js';
+import type { LogsQuery } from '../protocol/logs.js';
+import { ROUTES } from '../protocol/routes.js';
+import type {
+  CreateSessionRequest, InspectView, KillRequest, PruneAnswer, PruneRequest, RemoveQuery, ScreenQuery, ScreenView,
+  SendInputRequest, SessionListQuery, SessionView,
+} from '../protocol/sessions.js';
+import type { WaitAnswer, WaitRequest } from '../protocol/wait.js';
+import { Connection } from './connection.js';
+import type { Response } from './http.js';
 
-/** The CLI's only way to the daemon: its HTTP API, starting the daemon when it is not running. */
+/** A streamed answer (logs, frames, NDJSON): its headers, then its body as chunks. */
+export type Stream = Response;
+
+/**
+ * The typed API of the daemon (README "API"), for the CLI and anything else that drives amux.
+ * Each method is one request; references are session ids, names or unique prefixes, or job ids.
+ * A short request fails (exit 3) when no answer comes within AMUX_CLIENT_TIMEOUT; waits, follows,
+ * kills (their grace) and execs (their turn) have no such deadline.
+ */
 export class Client {
-  readonly paths: AmuxPaths;
+  private readonly conn: Connection;
+  readonly sessions: Sessions;
+  readonly jobs: Jobs;
+  readonly events: Events;
 
-  constructor(paths: AmuxPaths = amuxPaths(), private readonly autostart = true) {
-    this.paths = paths;
-    if (Buffer.byteLength(paths.socket) > MAX_SOCKET_PATH) {
-      throw new AmuxError('daemon_unreachable', `AMUX_HOME ${paths.home} is too long for a Unix socket path; use a shorter AMUX_HOME`);
-    }
+  constructor(paths?: AmuxPaths, autostart = true) {
+    this.conn = new Connection(paths, autostart);
+    this.sessions = new Sessions(this.conn);
+    this.jobs = new Jobs(this.conn);
+    this.events = new Events(this.conn);
   }
 
-  /** A raw response (2xx), for streams. Errors become AmuxError. */
-  async raw(method: string, path: string, body?: unknown): Promise<Response> {
-    let res: Response;
-    try {
-      res = await send(this.paths.socket, method, path, body);
-    } catch (err) {
-      if (!isNotRunning(err)) throw err;
-      if (!this.autostart) throw new AmuxError('daemon_unreachable', `the amux daemon is not running (socket ${this.paths.socket}); start it with 'amux daemon start'`);
-      // Loaded only here: it brings child_process, which a running daemon's callers never need.
-      const { launchDaemon } = require('./launcher.js') as typeof import('./launcher.js');
-      await launchDaemon(this.paths);
-      res = await send(this.paths.socket, method, path, body).catch((e) => {
-        throw isNotRunning(e) ? new AmuxError('daemon_unreachable', `the amux daemon did not answer after starting; see ${this.paths.daemonLog}`) : e;
-      });
-    }
-    if (res.status >= 400) throw await errorFrom(res);
-    return res;
+  get paths(): AmuxPaths {
+    return this.conn.paths;
   }
 
-  async json<T>(method: string, path: string, body?: unknown): Promise<T> {
-    const res = await this.raw(method, path, body);
-    const buf = await readBody(res);
-    return (buf.length ? JSON.parse(buf.toString('utf8')) : undefined) as T;
+  health(): Promise<Health> {
+    return this.conn.json(ROUTES.health);
+  }
+
+  stopDaemon(): Promise<StopAnswer> {
+    return this.conn.json(ROUTES.stopDaemon);
+  }
+
+  /** Blocks until every target has ended, or the request's timeout ran out. */
+  wait(req: WaitRequest): Promise<WaitAnswer> {
+    return this.conn.json(ROUTES.wait, { body: req, long: true });
+  }
+
+  history(query: HistoryQuery = {}): Promise<SessionView[]> {
+    return this.conn.json(ROUTES.history, { query });
+  }
+
+  stats(query: StatsQuery = {}): Promise<StatsView> {
+    return this.conn.json(ROUTES.stats, { query });
+  }
+
+  /** Removes finished sessions that ended at least `olderThanMs` ago. */
+  prune(req: PruneRequest = {}): Promise<PruneAnswer> {
+    return this.conn.json(ROUTES.prune, { body: req, long: true });
+  }
+}
+
+class Sessions {
+  constructor(private readonly conn: Connection) {}
+
+  list(query: SessionListQuery = {}): Promise<SessionView[]> {
+    return this.conn.json(ROUTES.listSessions, { query });
+  }
+
+  /** Starts a session (or queues it as pending beyond maxLive). */
+  create(req: CreateSessionRequest): Promise<SessionView> {
+    return this.conn.json(ROUTES.createSession, { body: req });
+  }
+
+  /** The whole record: session, jobs, recent events. */
+  inspect(ref: string): Promise<InspectView> {
+    return this.conn.json(ROUTES.inspect, { params: { ref } });
+  }
+
+  remove(ref: string, query: RemoveQuery = {}): Promise<SessionView> {
+    return this.conn.json(ROUTES.removeSession, { params: { ref }, query, long: query.force === true });
+  }
+
+  /** Kills a session, or one job when `ref` is a job id (then the answer is the job). */
+  kill(ref: string, req: KillRequest = {}): Promise<SessionView | JobView> {
+    return this.conn.json(ROUTES.killSession, { params: { ref }, body: req, long: true });
+  }
+
+  pause(ref: string): Promise<SessionView> {
+    return this.conn.json(ROUTES.pause, { params: { ref } });
+  }
+
+  resume(ref: string): Promise<SessionView> {
+    return this.conn.json(ROUTES.resume, { params: { ref } });
+  }
+
+  send(ref: string, req: SendInputRequest): Promise<SessionView> {
+    return this.conn.json(ROUTES.sendInput, { params: { ref }, body: req });
+  }
+
+  screen(ref: string, query: ScreenQuery = {}): Promise<ScreenView> {
+    return this.conn.json(ROUTES.screen, { params: { ref }, query });
+  }
+
+  /** Terminal output: one page (headers: PAGE_HEADERS), or with `follow` a stream until the session ends. */
+  logs(ref: string, query: LogsQuery = {}): Promise<Stream> {
+    return this.conn.raw(ROUTES.logs, { params: { ref }, query, long: query.follow === true });
+  }
+}
+
+class Jobs {
+  constructor(private readonly conn: Connection) {}
+
+  /** Starts a job; answers once the shell has started it (a background job's pid is then known). */
+  exec(ref: string, req: ExecRequest): Promise<JobView> {
+    return this.conn.json(ROUTES.exec, { params: { ref }, body: req, long: true });
+  }
+
+  /** Runs a foreground job in one request: its frames (start, stdout, stderr, end) until it ends. */
+  execStream(ref: string, req: ExecRequest): Promise<Stream> {
+    return this.conn.raw(ROUTES.exec, { params: { ref }, query: { stream: true }, body: req, long: true });
+  }
+
+  list(ref: string, query: JobListQuery = {}): Promise<JobView[]> {
+    return this.conn.json(ROUTES.listJobs, { params: { ref }, query });
+  }
+
+  get(id: string): Promise<JobView> {
+    return this.conn.json(ROUTES.getJob, { params: { id } });
+  }
+
+  kill(id: string, req: KillRequest = {}): Promise<JobView> {
+    return this.conn.json(ROUTES.killJob, { params: { id }, body: req, long: true });
+  }
+
+  /** Captured output: one stream's page, or frames (both streams, or `follow`). */
+  output(id: string, query: JobOutputQuery = {}): Promise<Stream> {
+    return this.conn.raw(ROUTES.jobOutput, { params: { id }, query, long: query.follow === true });
+  }
+}
+
+class Events {
+  constructor(private readonly conn: Connection) {}
+
+  /** NDJSON of events, oldest first; with `follow`, then each new one as it is written. */
+  read(query: EventsQuery = {}): Promise<Stream> {
+    return this.conn.raw(ROUTES.events, { query, long: query.follow === true });
+  }
+
+  /** `read` with `follow`. */
+  follow(query: Omit<EventsQuery, 'follow' | 'limit'> = {}): Promise<Stream> {
+    return this.read({ ...query, follow: true });
   }
 }

@@ -3,10 +3,13 @@ import { AmuxError, isErrorCode } from '../errors.js';
 
 /**
  * A minimal HTTP/1.1 client over the daemon's Unix socket. `node:http` costs ~7 ms to load,
- * a fifth of `amux ps`'s whole budget (SPEC §8, ADR 0008); the daemon's answers are simple: a
+ * a fifth of `amux ps`'s whole budget (README "Performance", ADR 0008); the daemon's answers are simple: a
  * `content-length` body, or a stream that ends when the daemon closes the connection.
  */
 export class DaemonDownError extends Error {}
+
+/** No answer came within the request's deadline (the daemon is stopped, hung or swamped). */
+export class NoAnswerError extends Error {}
 
 /** The daemon is not there (no socket, or a stale one). */
 export function isNotRunning(err: unknown): boolean {
@@ -61,14 +64,16 @@ export function parseHead(head: string): { status: number; headers: Record<strin
   return { status: Number(m[1]), headers };
 }
 
-/** Sends one request; resolves once the response head has arrived. */
-export function send(socketPath: string, method: string, path: string, body?: unknown): Promise<Response> {
+/** Sends one request; resolves once the response head has arrived, or fails after `deadlineMs` without it. */
+export function send(socketPath: string, method: string, path: string, body?: unknown, deadlineMs?: number): Promise<Response> {
   return new Promise((resolve, reject) => {
     const payload = body === undefined ? null : Buffer.from(JSON.stringify(body));
     const socket = connect(socketPath);
     let head: Buffer = Buffer.alloc(0);
     let settled = false;
+    const timer = deadlineMs === undefined ? null : setTimeout(() => fail(new NoAnswerError(`no answer within ${deadlineMs} ms`)), deadlineMs);
     const fail = (err: Error) => {
+      if (timer) clearTimeout(timer);
       if (settled) return;
       settled = true;
       socket.destroy();
@@ -95,6 +100,7 @@ export function send(socketPath: string, method: string, path: string, body?: un
         const { status, headers } = parseHead(head.subarray(0, end).toString('latin1'));
         if (headers['transfer-encoding'] === 'chunked') throw new AmuxError('daemon_unreachable', 'the daemon answered with chunked encoding, which this client does not read');
         settled = true;
+        if (timer) clearTimeout(timer);
         resolve(new Response(status, headers, socket, head.subarray(end + 4)));
       } catch (err) {
         fail(err as Error);

@@ -1,9 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { spawn } from 'node:child_process';
-import { closeSync, openSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, constants, openSync, readFileSync, statSync } from 'node:fs';
+import { checkHome, NO_FOLLOW_WRITE } from '../home.js';
 import { join } from 'node:path';
 import { AmuxError, isErrorCode } from '../errors.js';
 import { ensureDir, type AmuxPaths } from '../paths.js';
+import { ROUTES } from '../protocol/routes.js';
 import { isNotRunning, send } from './http.js';
 
 const START_TIMEOUT_MS = 15_000;
@@ -11,6 +13,12 @@ const START_TIMEOUT_MS = 15_000;
 /** Path of the daemon's entry script, next to this file in the build. */
 export function daemonEntry(): string {
   return join(__dirname, '..', 'daemon', 'entry.js');
+}
+
+/** `amux daemon run`: the daemon in this process, until it is stopped. */
+export function runDaemonHere(): Promise<never> {
+  require(daemonEntry());
+  return new Promise<never>(() => undefined);
 }
 
 /**
@@ -23,12 +31,13 @@ export async function launchDaemon(paths: AmuxPaths): Promise<void> {
   } catch (err) {
     throw new AmuxError('daemon_unreachable', `cannot create AMUX_HOME ${paths.home}: ${(err as NodeJS.ErrnoException).code ?? err}; set AMUX_HOME to a writable directory`, { cause: err });
   }
+  checkHome(paths); // before the daemon log is opened in it
   const launchedAt = Date.now() - 1000;
   let child = startDaemon(paths);
   const deadline = Date.now() + START_TIMEOUT_MS;
   for (let delay = 10; Date.now() < deadline; delay = Math.min(delay * 1.5, 100)) {
     try {
-      (await send(paths.socket, 'GET', '/v1/health')).destroy();
+      (await send(paths.socket, ROUTES.health.method, ROUTES.health.path)).destroy();
       return;
     } catch (err) {
       if (!isNotRunning(err)) throw err;
@@ -46,7 +55,7 @@ export async function launchDaemon(paths: AmuxPaths): Promise<void> {
 /** Spawns a detached daemon; `exit` becomes its exit code once it ends. */
 function startDaemon(paths: AmuxPaths): { exit: number | null } {
   const state: { exit: number | null } = { exit: null };
-  const logFd = openSync(paths.daemonLog, 'a', 0o600);
+  const logFd = openSync(paths.daemonLog, NO_FOLLOW_WRITE | constants.O_APPEND, 0o600);
   const child = spawn(process.execPath, [daemonEntry()], { detached: true, stdio: ['ignore', logFd, logFd], env: process.env });
   closeSync(logFd);
   child.on('exit', (code) => {

@@ -1,16 +1,16 @@
 import { AmuxError } from '../errors.js';
-import { quoteArgv } from '../shell/quote.js';
+import { quoteArgv, shellQuote } from './quote.js';
 
 /** What a session or job runs: the text shown to users and the bash source that runs it. */
 export interface ResolvedCommand {
-  /** As shown in `ps` and stored: the shell line, or the argv words joined by spaces. */
+  /** As shown in `ps` and stored: the shell line, or the argv words quoted for bash and joined by spaces. */
   display: string;
   /** Bash source executed by the session's shell. */
   script: string;
 }
 
 /**
- * SPEC §4: one argument after `--` is a shell command line; several are an exact argv,
+ * README "Commands" (run): one argument after `--` is a shell command line; several are an exact argv,
  * each word passed literally. No argument → no command (a shell session).
  */
 export function commandFromArgs(args: readonly string[]): { command?: string; argv?: string[] } {
@@ -27,7 +27,8 @@ export function resolveCommand(req: { command?: string | null; argv?: readonly s
       throw new AmuxError('invalid_argument', 'argv must be a non-empty array of strings');
     }
     checkText(argv.join(' '));
-    return { display: argv.join(' '), script: quoteArgv(argv) };
+    // Shown as a shell line that means the same argv: `printf ''` stays `printf ''`.
+    return { display: argv.map(shellQuote).join(' '), script: quoteArgv(argv) };
   }
   if (command != null) {
     if (typeof command !== 'string') throw new AmuxError('invalid_argument', 'command must be a string');
@@ -38,6 +39,12 @@ export function resolveCommand(req: { command?: string | null; argv?: readonly s
   return null;
 }
 
+/** The longest command amux takes (bytes): far beyond any real one, short of what makes every `ps` slow. */
+export const MAX_COMMAND_BYTES = 1024 * 1024;
+
 function checkText(text: string): void {
   if (text.includes('\0')) throw new AmuxError('invalid_argument', 'command contains a NUL byte, which no shell can pass');
+  if (Buffer.byteLength(text) > MAX_COMMAND_BYTES) {
+    throw new AmuxError('invalid_argument', `command is longer than ${MAX_COMMAND_BYTES} bytes; put it in a script file and run that`);
+  }
 }

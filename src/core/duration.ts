@@ -2,8 +2,10 @@ import { AmuxError } from '../errors.js';
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 const PART = /(\d+(?:\.\d+)?)(ms|s|m|h|d)/y;
+/** Units in the order a duration writes them, each at most once (`1h30m`, not `30m1h` or `5m5m`). */
+const ORDER = ['d', 'h', 'm', 's', 'ms'];
 
-/** Parses `1500ms`, `90s`, `5m`, `2h`, `1h30m`, `1d`, or a bare integer (seconds) into ms. */
+/** Parses `1500ms`, `90s`, `5m`, `2h`, `1h30m`, `1d`, or a bare integer (seconds) into ms; units largest first, once each. */
 export function parseDuration(input: string, what = 'duration'): number {
   const text = String(input).trim();
   const fail = () =>
@@ -11,11 +13,14 @@ export function parseDuration(input: string, what = 'duration'): number {
   if (/^\d+$/.test(text)) return checked(Number(text) * 1000, fail);
   if (text === '') throw fail();
   let total = 0;
+  let last = -1;
   PART.lastIndex = 0;
   while (PART.lastIndex < text.length) {
     const start = PART.lastIndex;
     const m = PART.exec(text);
-    if (!m || m.index !== start) throw fail();
+    const rank = m ? ORDER.indexOf(m[2]!) : -1;
+    if (!m || m.index !== start || rank <= last) throw fail();
+    last = rank;
     total += Number(m[1]) * UNIT_MS[m[2]!]!;
   }
   return checked(Math.round(total), fail);

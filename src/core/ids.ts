@@ -11,6 +11,10 @@ export function validateName(name: string): string {
       `invalid name ${JSON.stringify(name)}: use 1-64 characters from A-Z a-z 0-9 . _ -, starting with a letter or digit`,
     );
   }
+  // A reference resolves ids first: a name that is (or could be) an id, or a job id, could never be reached by name.
+  if (SESSION_ID.test(name) || /^job-/i.test(name)) {
+    throw new AmuxError('invalid_argument', `invalid name ${JSON.stringify(name)}: it reads as a session or job id; pick a name that is not 8 hex digits and does not start with job-`);
+  }
   return name;
 }
 
@@ -31,7 +35,7 @@ export interface Identified {
 
 /**
  * Resolves a user's reference to one session: full id, then exact name, then unique id prefix
- * (SPEC §4). Ambiguity is an error that lists the candidates.
+ * (README "Commands"). Ambiguity is an error that lists the candidates.
  */
 export function resolveRef<T extends Identified>(ref: string, candidates: readonly T[]): T {
   if (typeof ref !== 'string' || ref.length === 0 || ref.length > 256 || /[\0-\x1f]/.test(ref)) {

@@ -1,5 +1,5 @@
 /**
- * Plain-text rendering of a terminal stream (SPEC §3 `amux logs` default): escape sequences
+ * Plain-text rendering of a terminal stream (`amux logs` default, README "Commands"): escape sequences
  * removed, `\r` and backspace overwrites applied per line, `\r\n` turned into `\n`.
  */
 
@@ -52,7 +52,7 @@ export class PlainRenderer {
   }
 }
 
-/** Streaming `\r\n` → `\n` (SPEC §4 `run -w` when stdout is not a TTY); holds back a trailing `\r`. */
+/** Streaming `\r\n` → `\n` (`run -w` when stdout is not a TTY); holds back a trailing `\r`. */
 export class CrlfToLf {
   private heldCr = false;
 

@@ -1,4 +1,24 @@
-import type { SessionFacts } from './types.js';
+import type { JobStatus, SessionStatus } from './status.js';
+
+/** What a session is, the same in the store and in the API (README "API"). */
+export interface SessionFacts {
+  id: string;
+  name: string | null;
+  status: SessionStatus;
+  command: string | null;
+  cwd: string;
+  exitCode: number | null;
+  signal: string | null;
+  error: string | null;
+  pid: number | null;
+  logBytes: number;
+  logTruncated: boolean;
+  autoRemove: boolean;
+  /** `run --timeout`: the session expires this long after it started (null: none). */
+  timeoutMs: number | null;
+  /** `run --idle-timeout`: the session expires after this long without output (paused time excluded). */
+  idleTimeoutMs: number | null;
+}
 
 /** A session as stored (times in epoch ms). The store maps rows to this; the API maps it to SessionView. */
 export interface SessionRecord extends SessionFacts {
@@ -19,9 +39,8 @@ export interface SessionRecord extends SessionFacts {
   closedAt: number | null;
 }
 
-export type JobStatus = 'running' | 'completed' | 'failed' | 'killed';
-
-export interface JobRecord {
+/** What a job is, the same in the store and in the API. */
+export interface JobFacts {
   id: string;
   sessionId: string;
   seq: number;
@@ -30,9 +49,8 @@ export interface JobRecord {
   status: JobStatus;
   exitCode: number | null;
   signal: string | null;
+  /** A background job's process group; null for foreground jobs. */
   pid: number | null;
-  startedAt: number;
-  endedAt: number | null;
   /** Runs on the terminal (its output is in the session log); otherwise stdout and stderr are captured. */
   tty: boolean;
   timeoutMs: number | null;
@@ -42,6 +60,12 @@ export interface JobRecord {
   stderrBytes: number | null;
   stdoutTruncated: boolean;
   stderrTruncated: boolean;
+}
+
+/** A job as stored (times in epoch ms). */
+export interface JobRecord extends JobFacts {
+  startedAt: number;
+  endedAt: number | null;
 }
 
 export interface EventRecord {

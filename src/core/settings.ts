@@ -1,7 +1,7 @@
 import { AmuxError } from '../errors.js';
 import { parseBytes, parseDuration } from './duration.js';
 
-/** Settings in force in a daemon (SPEC §6). */
+/** Settings in force in a daemon (README "Configuration"). */
 export interface Settings {
   /** Sessions working, idle or paused at once; 0 = unlimited. More runs wait as `pending`. */
   maxLive: number;
@@ -26,7 +26,7 @@ export const DEFAULT_SETTINGS: Settings = {
   sweepIntervalMs: 60_000,
 };
 
-/** SPEC §6: finishedTtl is clamped to 1m–180m (a value outside is brought in, not refused). */
+/** README "Configuration": finishedTtl is clamped to 1m–180m (a value outside is brought in, not refused). */
 export const FINISHED_TTL_RANGE = { min: 60_000, max: 180 * 60_000 } as const;
 
 function parseCount(v: string): number {

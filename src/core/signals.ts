@@ -26,13 +26,18 @@ export function signalNumber(name: string): number {
   return BY_NAME[name] ?? 0;
 }
 
+/** The name of signal number `n` (SIGKILL for 9); null for a number that is no signal. */
+export function signalName(n: number): string | null {
+  return BY_NUMBER.get(n) ?? null;
+}
+
 /** bash reports a child killed by signal N as status 128+N; names it when N is a real signal. */
 export function signalFromStatus(status: number): string | null {
   if (status <= 128 || status > 128 + 64) return null;
   return BY_NUMBER.get(status - 128) ?? null;
 }
 
-/** The exit code `amux wait` reports for a terminal session or job (SPEC §4). */
+/** The exit code `amux wait` reports for a terminal session or job (README "Commands": wait). */
 export function waitExitCode(r: { status: string; exitCode: number | null; signal: string | null }): number {
   if (r.status === 'completed') return 0;
   if (r.exitCode != null && r.exitCode !== 0) return r.exitCode;

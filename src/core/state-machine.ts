@@ -1,7 +1,7 @@
 import { AmuxError } from '../errors.js';
-import { type SessionStatus, isTerminal } from './types.js';
+import { type SessionStatus, isTerminal } from './status.js';
 
-/** Allowed transitions (SPEC §2). Anything else is a programming error. */
+/** Allowed transitions (ADR 0010). Anything else is a programming error. */
 const TRANSITIONS: Record<SessionStatus, readonly SessionStatus[]> = {
   pending: ['working', 'idle', 'stopped', 'expired'],
   working: ['idle', 'paused', 'completed', 'failed', 'stopped', 'expired'],

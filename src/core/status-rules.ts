@@ -1,12 +1,14 @@
-import { signalFromStatus } from './signals.js';
-import type { SessionStatus } from './types.js';
+import { signalFromStatus, signalName } from './signals.js';
+import type { SessionStatus } from './status.js';
 
-/** What one refresh observed about a live session (SPEC §2, detection order). */
+/** What one refresh observed about a live session (ADR 0003, detection order). */
 export interface Observation {
   /** The tmux session exists. */
   present: boolean;
   paneDead: boolean;
   paneDeadStatus: number | null;
+  /** The signal that killed the pane's process, when it did not exit (tmux ≥ 3.3). */
+  paneDeadSignal?: number | null;
   /** Exit status of the main command, from its exit-status file; null when not finished or none. */
   mainExit: number | null;
   /** A job (the main command, later exec jobs) is running in the shell. */
@@ -23,6 +25,8 @@ export interface Decision {
   error?: string;
   exitCode?: number | null;
   signal?: string | null;
+  /** When it ended, for a terminal decision seen after the fact (an exit file's time); default now. */
+  endedAt?: number;
 }
 
 /**
@@ -44,8 +48,8 @@ export function decideStatus(
   if (!obs.present) return { status: 'failed', reason: 'tmux session gone', error: 'tmux session no longer exists' };
   if (obs.paneDead) {
     const st = obs.paneDeadStatus;
-    const sig = st === null ? null : signalFromStatus(st);
-    const detail = st === null ? '' : sig ? ` (${sig})` : ` (status ${st})`;
+    const sig = st === null ? (obs.paneDeadSignal ? signalName(obs.paneDeadSignal) : null) : signalFromStatus(st);
+    const detail = sig ? ` (${sig})` : st === null ? '' : ` (status ${st})`;
     return { status: 'failed', reason: 'shell exited', error: `shell process exited${detail}`, exitCode: st, signal: sig };
   }
   if (obs.outputChanged) return { status: 'working', reason: 'output changed' };

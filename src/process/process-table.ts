@@ -130,3 +130,15 @@ export function signalAll(pids: readonly number[], signal: NodeJS.Signals): void
     }
   }
 }
+
+/**
+ * Every process of an amux session but its shell: the shell's descendants, and the members of the
+ * terminal's Unix session (what a job left behind, reparented away), but not the pane's own
+ * process (`timeout`, the parent of the shell, which leads that session; ADR 0010).
+ */
+export function sessionProcesses(shell: number | null): number[] {
+  if (!shell) return [];
+  const sid = sessionOf(shell);
+  const inSession = sid ? sessionMembers(sid).filter((p) => p !== sid) : [];
+  return [...new Set([...descendantsOf(shell), ...inSession])].filter((p) => p !== shell);
+}

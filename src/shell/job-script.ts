@@ -1,4 +1,4 @@
-import { shellQuote } from './quote.js';
+import { shellQuote } from '../core/quote.js';
 
 /** How an `amux exec` job runs (ADR 0009). */
 export type JobMode = 'foreground' | 'tty' | 'background';

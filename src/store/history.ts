@@ -1,7 +1,8 @@
-// The SQL behind `amux events` and `amux stats` (SPEC §4, §6): reads only, through the Store's
+// The SQL behind `amux events` and `amux stats` (README "Commands"): reads only, through the Store's
 // prepared statements. (`amux history` is Store.listSessions with removed sessions included.)
 import type { EventRecord } from '../core/records.js';
-import { SESSION_STATUSES, TERMINAL_STATUSES, type SessionStatus } from '../core/types.js';
+import type { StatsView } from '../protocol/events.js';
+import { SESSION_STATUSES, TERMINAL_STATUSES, type SessionStatus } from '../core/status.js';
 import { toEvent, type Store } from './session-store.js';
 
 type Row = Record<string, unknown>;
@@ -59,27 +60,8 @@ export function isRemoved(store: Store, sessionId: string): boolean {
   return s === null || s.removedAt !== null;
 }
 
-/** Numbers over the sessions created, and the events written, at or after `from`. */
-export interface Stats {
-  from: number;
-  total: number;
-  /** Every status of SPEC §2, zeros included. */
-  byStatus: Record<SessionStatus, number>;
-  /** Sessions in a terminal status: the denominator of the rates. */
-  terminal: number;
-  /** Sessions that started and ended: the ones the durations are over. */
-  durationCount: number;
-  /** Mean of endedAt − startedAt, rounded to ms; null without such sessions. */
-  avgDurationMs: number | null;
-  /** Nearest-rank 95th percentile of endedAt − startedAt. */
-  p95DurationMs: number | null;
-  /** failed / terminal; null without a terminal session. */
-  failureRate: number | null;
-  /** expired / terminal; null without a terminal session. */
-  expiryRate: number | null;
-  eventsTotal: number;
-  eventsByType: Record<string, number>;
-}
+/** Numbers over the sessions created, and the events written, at or after `from` (the API adds the window: StatsView). */
+export type Stats = Omit<StatsView, 'since' | 'windowMs'> & { from: number };
 
 const RAN = 'created_at >= ? AND started_at IS NOT NULL AND ended_at IS NOT NULL';
 

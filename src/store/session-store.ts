@@ -1,9 +1,12 @@
 import type { EventRecord, JobRecord, SessionRecord } from '../core/records.js';
-import type { SessionStatus } from '../core/types.js';
+import { LIVE_STATUSES, type SessionStatus } from '../core/status.js';
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './database.js';
 
 type Row = Record<string, unknown>;
+
+/** The live statuses as SQL text. */
+const LIVE_SQL = LIVE_STATUSES.map((s) => `'${s}'`).join(',');
 
 const SESSION_COLUMNS: Record<keyof SessionRecord, string> = {
   id: 'id', name: 'name', status: 'status', command: 'command', cwd: 'cwd', exitCode: 'exit_code',
@@ -52,7 +55,7 @@ export function toEvent(row: Row): EventRecord {
   };
 }
 
-/** All SQL of amux; the daemon is its only user and the only writer (SPEC §5). */
+/** All SQL of amux; the daemon is its only user and the only writer (ADR 0002). */
 export class Store {
   private readonly statements = new Map<string, Statement<unknown[]>>();
   private notifyQueued = false;
@@ -119,7 +122,7 @@ export class Store {
 
   /** Sessions that hold a `maxLive` slot: working, idle or paused. */
   countLive(): number {
-    return (this.sql("SELECT COUNT(*) AS n FROM sessions WHERE status IN ('working','idle','paused') AND removed_at IS NULL").get() as { n: number }).n;
+    return (this.sql(`SELECT COUNT(*) AS n FROM sessions WHERE status IN (${LIVE_SQL}) AND removed_at IS NULL`).get() as { n: number }).n;
   }
 
   countPending(): number {
@@ -133,7 +136,7 @@ export class Store {
 
   /** Live sessions with a `--timeout` or `--idle-timeout` (checked several times a second). */
   sessionsWithLimits(): SessionRecord[] {
-    const sql = `${SESSION_SELECT} WHERE status IN ('working','idle','paused') AND removed_at IS NULL AND (timeout_ms IS NOT NULL OR idle_timeout_ms IS NOT NULL)`;
+    const sql = `${SESSION_SELECT} WHERE status IN (${LIVE_SQL}) AND removed_at IS NULL AND (timeout_ms IS NOT NULL OR idle_timeout_ms IS NOT NULL)`;
     return (this.sql(sql).all() as Row[]).map(toSession);
   }
 
@@ -207,6 +210,11 @@ export class Store {
   /** Running jobs of every session (the monitor's fallback scan and the timeout timers). */
   runningJobs(): JobRecord[] {
     return (this.sql("SELECT * FROM jobs WHERE status = 'running'").all() as Row[]).map(toJob);
+  }
+
+  /** Running jobs with a `--timeout` (the timeouts check). */
+  jobsWithLimits(): JobRecord[] {
+    return (this.sql("SELECT * FROM jobs WHERE status = 'running' AND timeout_ms IS NOT NULL").all() as Row[]).map(toJob);
   }
 
   /** The next job number of a session: job ids are never reused. */

@@ -1,4 +1,4 @@
-import { shellQuote } from '../shell/quote.js';
+import { shellQuote } from '../core/quote.js';
 
 /**
  * Pure builders of tmux argv (decide, then do): the executor in `tmux.ts` only runs them.
@@ -7,7 +7,7 @@ import { shellQuote } from '../shell/quote.js';
  */
 export const PANE_FORMAT = [
   '#{session_name}', '#{pane_id}', '#{pane_pid}', '#{pane_dead}', '#{pane_dead_status}',
-  '#{cursor_x}', '#{cursor_y}', '#{history_size}',
+  '#{cursor_x}', '#{cursor_y}', '#{history_size}', '#{pane_dead_signal}',
 ].join('\t');
 
 export function tmuxSessionName(id: string): string {
@@ -92,6 +92,21 @@ export function captureScript(paneIds: readonly string[], separator: string): st
   // The pane id comes from the #{pane_id} format: display-message text goes through strftime, so a
   // literal '%12' would come back as '        %12' (a width of 12).
   return paneIds.map((p) => `display-message -p -t ${p} '${separator} #{pane_id}'\ncapture-pane -p -t ${p}\n`).join('');
+}
+
+/** The names of every tmux session on the server, one per line. */
+export function listSessionNamesArgs(): string[] {
+  return ['list-sessions', '-F', '#{session_name}'];
+}
+
+/** One call that closes many sessions; tmux stops the chain at the first that fails (closed meanwhile). */
+export function killSessionsArgs(ids: readonly string[]): string[] {
+  return ids.flatMap((id, i) => [...(i ? [';'] : []), 'kill-session', '-t', exactSession(id)]);
+}
+
+/** Runs a command file from stdin (captureScript): many captures in one tmux process. */
+export function sourceStdinArgs(): string[] {
+  return ['source-file', '-'];
 }
 
 export function killSessionArgs(id: string): string[] {
@@ -180,6 +195,8 @@ export interface PaneInfo {
   panePid: number;
   dead: boolean;
   deadStatus: number | null;
+  /** The signal that killed the pane's process (tmux ≥ 3.3; its status is then empty). */
+  deadSignal: number | null;
   cursorX: number;
   cursorY: number;
   historySize: number;
@@ -200,6 +217,7 @@ export function parsePanes(stdout: string): PaneInfo[] {
       cursorX: Number(f[5]),
       cursorY: Number(f[6]),
       historySize: Number(f[7]),
+      deadSignal: f[8] ? Number(f[8]) : null,
     });
   }
   return panes;

@@ -10,7 +10,7 @@ function loadExeca(): Promise<typeof Execa> {
 
 /** Runs tmux against amux's private server (`-S AMUX_HOME/tmux.sock`, never the user's config). */
 export class Tmux {
-  /** Number of tmux processes spawned; the benchmarks read it (SPEC §8). */
+  /** Number of tmux processes spawned; the benchmarks read it (README "Performance"). */
   spawns = 0;
 
   constructor(

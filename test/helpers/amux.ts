@@ -1,4 +1,5 @@
 import { spawn, execFileSync } from 'node:child_process';
+import { request } from 'node:http';
 import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TestContext } from 'node:test';
@@ -82,6 +83,29 @@ export class AmuxHome {
       await new Promise((r) => setTimeout(r, 150));
     }
     throw new Error(`session ${ref} never reached the expected state; last: ${JSON.stringify(last)}`);
+  }
+
+  /** One raw API request over the daemon's socket (the daemon must be running): status and parsed JSON body. */
+  api(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+    return new Promise((resolve, reject) => {
+      const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
+      const req = request({ socketPath: join(this.home, 'amux.sock'), method, path, headers: { 'content-type': 'application/json' } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let parsed: unknown = text;
+          try {
+            parsed = text ? JSON.parse(text) : undefined;
+          } catch {
+            /* not JSON: the text */
+          }
+          resolve({ status: res.statusCode ?? 0, body: parsed });
+        });
+      });
+      req.on('error', reject);
+      req.end(payload);
+    });
   }
 
   get tmuxSocket(): string {

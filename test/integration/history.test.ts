@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import type { EventView } from '../../src/core/types.js';
+import type { EventView } from '../../src/protocol/events.js';
 import { amuxHome, BIN, sleep, type AmuxHome } from '../helpers/amux.js';
 
 const ndjson = (text: string): EventView[] => text.split('\n').filter(Boolean).map((l) => JSON.parse(l) as EventView);
@@ -180,7 +180,7 @@ describe('amux history and stats', () => {
     assert.match(text, /^events {5}\d+: .*4 session_created/m);
   });
 
-  test('bad input: one clear line and the exit code of SPEC §4', async () => {
+  test('bad input: one clear line and the exit code of the README', async () => {
     const cases: [string[], number, RegExp][] = [
       [['events', '--since', '5x'], 2, /invalid --since duration '5x'/],
       [['history', '--since', '5x'], 2, /invalid --since duration '5x'/],

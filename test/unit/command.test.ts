@@ -40,7 +40,7 @@ describe('resolveCommand', () => {
 
   test('an argv is quoted word by word', () => {
     assert.deepEqual(resolveCommand({ argv: ['printf', '%s\n', '$HOME', "it's"] }), {
-      display: "printf %s\n $HOME it's",
+      display: `printf '%s\n' '$HOME' 'it'\\''s'`,
       script: `'printf' '%s\n' '$HOME' 'it'\\''s'`,
     });
   });

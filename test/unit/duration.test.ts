@@ -32,7 +32,7 @@ describe('parseDuration', () => {
     assert.equal(parseDuration('5m'), 300_000);
   });
 
-  const bad = ['', '   ', 'abc', '5x', '1h 30m', '-5s', '1.5.2s', 's', 'ms', '5 s', '+5s', '1e3', '5M', 'Infinity', '5s!', '99999999999999999999d'];
+  const bad = ['', '   ', 'abc', '5x', '1h 30m', '-5s', '1.5.2s', 's', 'ms', '5 s', '+5s', '1e3', '5M', 'Infinity', '5s!', '99999999999999999999d', '5m5m', '30m1h', '1s1m', '5ms5s'];
   for (const input of bad) {
     test(`${JSON.stringify(input)} is a usage error`, () => {
       assert.throws(() => parseDuration(input), usage);

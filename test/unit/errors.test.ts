@@ -1,6 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { AmuxError, ERROR_CODES, isErrorCode, toAmuxError } from '../../src/errors.js';
+import { AmuxError, toAmuxError } from '../../src/errors.js';
+import { ERROR_CODES, isErrorCode } from '../../src/protocol/errors.js';
 
 function errno(code: string, path?: string): NodeJS.ErrnoException {
   const err: NodeJS.ErrnoException = new Error(`${code}: something`);
@@ -21,7 +22,7 @@ describe('AmuxError', () => {
     assert.deepEqual(err.toJSON(), { code: 'session_not_found', message: 'no such session' });
   });
 
-  test('exit codes follow SPEC §4', () => {
+  test('exit codes follow the README', () => {
     const exits = Object.fromEntries(Object.entries(ERROR_CODES).map(([code, v]) => [code, v.exit]));
     assert.equal(exits.usage, 2);
     assert.equal(exits.invalid_argument, 2);

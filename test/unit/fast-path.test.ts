@@ -92,9 +92,10 @@ describe('parseFastRun agrees with commander', () => {
 });
 
 describe('parseFast', () => {
-  test('routes ps and run, nothing else', () => {
+  test('routes ps, run and exec, nothing else', () => {
     assert.equal(parseFast(['ps', '-q'])?.command, 'ps');
     assert.equal(parseFast(['run', '--', 'true'])?.command, 'run');
+    assert.equal(parseFast(['exec', 'abc', '--', 'true'])?.command, 'exec');
     assert.equal(parseFast(['logs', 'x']), null);
     assert.equal(parseFast([]), null);
   });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { FRAME, FrameParser, encodeFrame, type Frame } from '../../src/core/frames.js';
+import { FRAME, FrameParser, encodeFrame, type Frame } from '../../src/protocol/frames.js';
 
 /** Feeds `chunks` to one parser and collects every frame it hands back (payloads copied). */
 function parseAll(chunks: readonly Buffer[]): { frames: Frame[]; leftover: number } {

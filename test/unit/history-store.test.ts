@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { SessionRecord } from '../../src/core/records.js';
-import type { SessionStatus } from '../../src/core/types.js';
+import type { SessionStatus } from '../../src/core/status.js';
 import { openDatabase } from '../../src/store/database.js';
 import { Store } from '../../src/store/session-store.js';
 import { computeStats, eventCursorFrom, isRemoved, lastEventId, readEvents } from '../../src/store/history.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { parseExitFileName } from '../../src/daemon/exit-files.js';
+import { parseExitFileName } from '../../src/daemon/output/exit-files.js';
 import { paneTarget, typeJobArgs } from '../../src/tmux/commands.js';
 
 describe('typeJobArgs', () => {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chunkBytesFor, chunksToKeep, logExtent, logSize, readLog } from '../../src/daemon/log-files.js';
+import { chunkBytesFor, chunksToKeep, logExtent, logSize, readLog } from '../../src/daemon/output/log-files.js';
 
 const KiB = 1024;
 const MiB = 1024 * KiB;

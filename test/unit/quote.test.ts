@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { quoteArgv, shellQuote } from '../../src/shell/quote.js';
+import { quoteArgv, shellQuote } from '../../src/core/quote.js';
 
 /** Runs `printf '%s\0' <quoted words>` in a real bash and returns the words it printed. */
 function bashWords(words: readonly string[]): string[] {
@@ -69,7 +69,7 @@ describe('quoteArgv', () => {
   test(
     'the first word runs as a command even when it looks like an assignment or a keyword',
     () => {
-      // SPEC §4: several words are an exact argv. Like execvp, `FOO=bar env` must try to run a
+      // README "Commands" (run): several words are an exact argv. Like execvp, `FOO=bar env` must try to run a
       // program named "FOO=bar" (exit 127), not run env with FOO set.
       for (const argv of [['FOO=bar', 'true'], ['if', 'true'], ['{', 'true']]) {
         const r = spawnSync('bash', ['--norc', '--noprofile', '-c', quoteArgv(argv)], { encoding: 'utf8' });

@@ -5,7 +5,7 @@ import { after, describe, test } from 'node:test';
 import type { SessionRecord } from '../../src/core/records.js';
 import { resolveSettings } from '../../src/core/settings.js';
 import { createContext, type DaemonContext } from '../../src/daemon/context.js';
-import { Retention } from '../../src/daemon/retention.js';
+import { Retention } from '../../src/daemon/session/retention.js';
 import { amuxPaths, sessionPaths } from '../../src/paths.js';
 
 const DAY = 86_400_000;

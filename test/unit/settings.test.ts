@@ -16,7 +16,7 @@ function badSetting(setting: string) {
 }
 
 describe('resolveSettings', () => {
-  test('defaults (SPEC §2, §6)', () => {
+  test('defaults (README "Configuration")', () => {
     assert.deepEqual(resolveSettings({}, {}), {
       maxLive: 0, idleThresholdMs: 3000, logCapBytes: 8 * MiB, statusCacheMs: 2000,
       finishedTtlMs: 30 * 60_000, historyRetentionMs: 30 * 86_400_000, sweepIntervalMs: 60_000,

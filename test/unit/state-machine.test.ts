@@ -1,9 +1,9 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { assertTransition, canTransition } from '../../src/core/state-machine.js';
-import { SESSION_STATUSES, type SessionStatus, isTerminal } from '../../src/core/types.js';
+import { SESSION_STATUSES, type SessionStatus, isTerminal } from '../../src/core/status.js';
 
-// SPEC §2, written out by hand: row = from, columns = to, in the order
+// ADR 0010's table, written out by hand: row = from, columns = to, in the order
 // pending working idle paused completed failed stopped expired.
 const ORDER: SessionStatus[] = ['pending', 'working', 'idle', 'paused', 'completed', 'failed', 'stopped', 'expired'];
 const ALLOWED: Record<SessionStatus, string> = {

@@ -68,6 +68,14 @@ describe('decideStatus', () => {
     assert.match(d.error ?? '', /^shell process exited.*SIGKILL/);
   });
 
+  test('pane killed by a signal (no status) → failed, the signal named', () => {
+    const d = decideStatus('working', obs({ paneDead: true, paneDeadStatus: null, paneDeadSignal: 9 }), timing(0));
+    assert.equal(d.status, 'failed');
+    assert.equal(d.signal, 'SIGKILL');
+    assert.equal(d.exitCode, null);
+    assert.equal(d.error, 'shell process exited (SIGKILL)');
+  });
+
   test('pane dead with unknown status → failed, no code', () => {
     const d = decideStatus('working', obs({ paneDead: true, paneDeadStatus: null }), timing(0));
     assert.equal(d.status, 'failed');

@@ -62,7 +62,7 @@ describe('names and small argv builders', () => {
 
   test('list-panes', () => {
     assert.deepEqual(listPanesArgs(), ['list-panes', '-a', '-F', PANE_FORMAT]);
-    assert.equal(PANE_FORMAT.split('\t').length, 8);
+    assert.equal(PANE_FORMAT.split('\t').length, 9);
   });
 
   test('kill, attach, capture', () => {
@@ -185,11 +185,14 @@ describe('parsePanes', () => {
     const out =
       'amux-abcd1234\t%3\t12345\t0\t\t10\t5\t100\n' +
       'amux-ffff0000\t%4\t999\t1\t137\t0\t1\t0\n' +
-      'amux-00000001\t%5\t42\t1\t\t2\t3\t4\n';
+      'amux-00000001\t%5\t42\t1\t\t2\t3\t4\n' +
+      'amux-00000002\t%6\t43\t1\t\t0\t0\t0\t9\n';
     assert.deepEqual(parsePanes(out), [
-      { sessionName: 'amux-abcd1234', paneId: '%3', panePid: 12345, dead: false, deadStatus: null, cursorX: 10, cursorY: 5, historySize: 100 },
-      { sessionName: 'amux-ffff0000', paneId: '%4', panePid: 999, dead: true, deadStatus: 137, cursorX: 0, cursorY: 1, historySize: 0 },
-      { sessionName: 'amux-00000001', paneId: '%5', panePid: 42, dead: true, deadStatus: null, cursorX: 2, cursorY: 3, historySize: 4 },
+      { sessionName: 'amux-abcd1234', paneId: '%3', panePid: 12345, dead: false, deadStatus: null, cursorX: 10, cursorY: 5, historySize: 100, deadSignal: null },
+      { sessionName: 'amux-ffff0000', paneId: '%4', panePid: 999, dead: true, deadStatus: 137, cursorX: 0, cursorY: 1, historySize: 0, deadSignal: null },
+      { sessionName: 'amux-00000001', paneId: '%5', panePid: 42, dead: true, deadStatus: null, cursorX: 2, cursorY: 3, historySize: 4, deadSignal: null },
+      // killed by a signal (tmux ≥ 3.3): no status, the signal's number
+      { sessionName: 'amux-00000002', paneId: '%6', panePid: 43, dead: true, deadStatus: null, cursorX: 0, cursorY: 0, historySize: 0, deadSignal: 9 },
     ]);
   });
 

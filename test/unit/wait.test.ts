@@ -1,10 +1,11 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { waitCommandExit } from '../../src/cli/commands/wait.js';
-import type { SessionStatus, WaitResult } from '../../src/core/types.js';
+import type { SessionStatus } from '../../src/core/status.js';
+import type { WaitResult } from '../../src/protocol/wait.js';
 
 function r(id: string, status: SessionStatus, exitCode: number | null = null, signal: string | null = null): WaitResult {
-  return { id, status, exitCode, signal };
+  return { id, status, exitCode, signal, error: null };
 }
 
 describe('waitCommandExit', () => {

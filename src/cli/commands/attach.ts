@@ -1,5 +1,4 @@
 import { spawnSync } from 'node:child_process';
-import type { SessionView } from '../../core/types.js';
 import { AmuxError } from '../../errors.js';
 import type { Client } from '../../client/client.js';
 import { attachArgs } from '../../tmux/commands.js';
@@ -9,7 +8,7 @@ export async function attachCommand(client: Client, ref: string, opts: { readOnl
   if (!process.stdin.isTTY || !process.stdout.isTTY) {
     throw new AmuxError('not_a_tty', `cannot attach to ${ref}: stdin and stdout must be a terminal; use 'amux logs -f' or 'amux send' from scripts`);
   }
-  const { session } = await client.json<{ session: SessionView }>('GET', `/v1/sessions/${encodeURIComponent(ref)}`);
+  const { session } = await client.sessions.inspect(ref);
   if (session.removed) throw new AmuxError('invalid_state', `session ${session.id} was removed`);
   if (session.status === 'pending') throw new AmuxError('invalid_state', `session ${session.id} is pending (waiting for a maxLive slot); attach once it runs (see 'amux ps')`);
   if (session.closedAt) throw new AmuxError('invalid_state', `session ${session.id} finished and its tmux session was closed after finishedTtl; see 'amux logs ${session.id}'`);

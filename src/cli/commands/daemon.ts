@@ -2,26 +2,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { AmuxError } from '../../errors.js';
 import { isAlive } from '../../process/process-table.js';
 import { formatDuration } from '../../core/duration.js';
-import type { Settings } from '../../core/settings.js';
 import { Client } from '../../client/client.js';
-import { launchDaemon } from '../../client/launcher.js';
+import { launchDaemon, runDaemonHere } from '../../client/launcher.js';
+import type { Health } from '../../protocol/daemon.js';
 import { printJson, writeOut } from '../output.js';
-
-interface Health {
-  pid: number;
-  socket: string;
-  version: string;
-  uptimeMs: number;
-  sessions: number;
-  live: number;
-  pending: number;
-  settings: Settings;
-}
-
 
 async function health(client: Client): Promise<Health | null> {
   try {
-    return await client.json<Health>('GET', '/v1/health');
+    return await client.health();
   } catch (err) {
     if (err instanceof AmuxError && err.code === 'daemon_unreachable') return null;
     throw err;
@@ -47,7 +35,7 @@ export async function daemonCommand(action: string, opts: { json?: boolean }): P
         await writeOut('amux daemon is not running\n');
         return 0;
       }
-      await client.json('POST', '/v1/daemon/stop');
+      await client.stopDaemon();
       // Done when the process is gone: until then it holds the lock, and a new daemon cannot start.
       for (let i = 0; i < 200; i++) {
         if (!isAlive(h.pid)) { // a zombie is gone: its lock is released, whoever reaps it
@@ -77,9 +65,7 @@ export async function daemonCommand(action: string, opts: { json?: boolean }): P
       return 0;
     }
     case 'run': {
-      const { runDaemon } = await import('../../daemon/main.js');
-      await runDaemon();
-      return new Promise<number>(() => undefined); // serves until stopped
+      return runDaemonHere(); // serves until stopped
     }
     default:
       throw new AmuxError('usage', `unknown daemon action '${action}': use start, stop, status or run`);

@@ -1,5 +1,4 @@
 import type { Client } from '../../client/client.js';
-import type { SessionView } from '../../core/types.js';
 import { EXIT } from '../../errors.js';
 import { writeOut } from '../output.js';
 
@@ -14,11 +13,7 @@ export interface EventsOptions {
  * is written, until Ctrl-C (exit 0) or, with an ID, until that session has been removed.
  */
 export async function eventsCommand(client: Client, ref: string | undefined, opts: EventsOptions): Promise<number> {
-  const q = new URLSearchParams();
-  if (ref !== undefined) q.set('session', ref);
-  if (opts.since !== undefined) q.set('since', String(opts.since));
-  if (opts.follow) q.set('follow', '1');
-  const res = await client.raw('GET', `/v1/events?${q}`);
+  const res = await client.events.read({ session: ref, since: opts.since, follow: opts.follow });
   let interrupted = false;
   const onInterrupt = () => {
     interrupted = true;
@@ -60,7 +55,7 @@ function lastEventType(lines: string): string | null {
 async function followEnded(client: Client, ref: string | undefined, lastType: string | null): Promise<number> {
   if (ref !== undefined) {
     if (lastType === 'session_removed') return EXIT.ok;
-    const { session } = await client.json<{ session: SessionView }>('GET', `/v1/sessions/${encodeURIComponent(ref)}`).catch(() => ({ session: null }));
+    const { session } = await client.sessions.inspect(ref).catch(() => ({ session: null }));
     if (session?.removed) return EXIT.ok;
   }
   process.stderr.write(`amux: the daemon stopped while following events; run 'amux events${ref === undefined ? '' : ` ${ref}`} -f' to go on\n`);

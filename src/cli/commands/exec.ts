@@ -1,20 +1,14 @@
 import { commandFromArgs } from '../../core/command.js';
-import { FRAME, FrameParser } from '../../core/frames.js';
-import { CrlfToLf, renderPlain } from '../../core/log-render.js';
-import { waitExitCode } from '../../core/signals.js';
-import type { WaitResult } from '../../core/types.js';
+import { FRAME, FrameParser } from '../../protocol/frames.js';
+import { renderPlain } from '../../core/log-render.js';
 import { AmuxError, EXIT } from '../../errors.js';
-import type { Client } from '../../client/client.js';
-import type { JobView } from '../../daemon/views.js';
+import type { Client, Stream } from '../../client/client.js';
+import type { ExecRequest, JobView } from '../../protocol/jobs.js';
+import { endedCode } from '../ended.js';
+import { pipeFollowed } from '../follow.js';
+import type { ExecFlags } from '../parse.js';
 import { printJson, writeOut } from '../output.js';
 import { InterruptForwarder } from '../interrupt.js';
-
-export interface ExecOptions {
-  background?: boolean;
-  timeout?: number;
-  tty?: boolean;
-  json?: boolean;
-}
 
 /** What `exec --json` keeps of a stream: its newest 1 MiB, as the daemon does. */
 const KEEP = 1024 * 1024;
@@ -47,31 +41,30 @@ function jsonResult(job: JobView, stdout: string, stderr: string) {
  * `amux exec`: run a job in a session's shell. Foreground: its stdout to ours, its stderr to
  * ours, its exit code ours (`--json`: one object instead). `-b`: print the job id and pid.
  */
-export async function execCommand(client: Client, ref: string, args: string[], opts: ExecOptions): Promise<number> {
+export async function execCommand(client: Client, ref: string, args: string[], opts: ExecFlags): Promise<number> {
   const cmd = commandFromArgs(args);
   if (!cmd.command && !cmd.argv) throw new AmuxError('usage', 'exec needs a command: amux exec ID -- CMD');
   if (opts.background && opts.tty) throw new AmuxError('usage', '--tty is for foreground jobs; drop -b or --tty');
-  const body = { ...cmd, background: opts.background === true, tty: opts.tty === true, timeoutMs: opts.timeout };
-  const path = `/v1/sessions/${encodeURIComponent(ref)}/jobs`;
+  const body: ExecRequest = { ...cmd, background: opts.background === true, tty: opts.tty === true, timeoutMs: opts.timeout };
   if (opts.background) {
-    const job = await client.json<JobView>('POST', path, body);
+    const job = await client.jobs.exec(ref, body);
     if (opts.json) printJson(job);
     else await writeOut(`${job.id} ${job.pid ?? ''}\n`);
     return 0;
   }
   const sigint = new InterruptForwarder(client);
   try {
-    return opts.tty ? await execOnTerminal(client, path, body, opts, sigint) : await execCaptured(client, path, body, opts, sigint);
+    return opts.tty ? await execOnTerminal(client, ref, body, opts, sigint) : await execCaptured(client, ref, body, opts, sigint);
   } finally {
     sigint.stop();
   }
 }
 
-async function execCaptured(client: Client, path: string, body: object, opts: ExecOptions, sigint: InterruptForwarder): Promise<number> {
-  const request = client.raw('POST', `${path}?stream=1`, body);
-  let res: Awaited<typeof request>;
+async function execCaptured(client: Client, ref: string, body: ExecRequest, opts: ExecFlags, sigint: InterruptForwarder): Promise<number> {
+  const request = client.jobs.execStream(ref, body);
+  let res: Stream;
   try {
-    res = await new Promise<Awaited<typeof request>>((resolve, reject) => {
+    res = await new Promise<Stream>((resolve, reject) => {
       sigint.cancelBeforeAttach(() => reject(new AmuxError('operation_failed', 'interrupted before the job started; it will not run')));
       request.then(resolve, reject);
     });
@@ -108,37 +101,26 @@ async function execCaptured(client: Client, path: string, body: object, opts: Ex
   }
   if (!ended) return leftRunning(started, sigint);
   if (opts.json) printJson(jsonResult(ended, out.text(), err.text()));
-  return waitExitCode(ended);
+  return endedCode('job', ended);
 }
 
 /** `--tty`: the job runs on the terminal; its output is the session log between its markers. */
-async function execOnTerminal(client: Client, path: string, body: object, opts: ExecOptions, sigint: InterruptForwarder): Promise<number> {
-  const job = await client.json<JobView>('POST', path, body);
-  const res = await client.raw('GET', `/v1/sessions/${job.sessionId}/logs?follow=1&job=${job.seq}`);
+async function execOnTerminal(client: Client, ref: string, body: ExecRequest, opts: ExecFlags, sigint: InterruptForwarder): Promise<number> {
+  const job = await client.jobs.exec(ref, body);
+  const res = await client.sessions.logs(job.sessionId, { follow: true, job: job.seq });
   sigint.attach(job.sessionId, () => res.destroy());
-  const crlf = process.stdout.isTTY && !opts.json ? null : new CrlfToLf();
   const collected: Buffer[] = [];
-  try {
-    for await (const chunk of res) {
-      const data = crlf ? crlf.push(chunk) : chunk;
-      if (opts.json) collected.push(data);
-      else if (data.length) await writeOut(data);
-    }
-  } catch (e) {
-    if (sigint.count < 2) throw e;
-  }
-  if (sigint.count > 1) return leftRunning(job, sigint);
-  if (crlf) {
-    const tail = crlf.end();
-    if (opts.json) collected.push(tail);
-    else if (tail.length) await writeOut(tail);
-  }
-  const { results } = await client.json<{ results: WaitResult[] }>('POST', '/v1/wait', { ids: [job.id] });
+  const sink = async (data: Buffer): Promise<void> => {
+    if (opts.json) collected.push(data);
+    else await writeOut(data);
+  };
+  if (!(await pipeFollowed(res, sigint, !process.stdout.isTTY || opts.json === true, sink))) return leftRunning(job, sigint);
+  const { results } = await client.wait({ ids: [job.id] });
   if (opts.json) {
-    const ended = await client.json<JobView>('GET', `/v1/jobs/${job.id}`);
+    const ended = await client.jobs.get(job.id);
     printJson(jsonResult(ended, renderPlain(Buffer.concat(collected).toString('utf8')), ''));
   }
-  return waitExitCode(results[0]!);
+  return endedCode('job', results[0]!);
 }
 
 function leftRunning(job: JobView | null, sigint: InterruptForwarder): number {

@@ -1,5 +1,4 @@
 import { formatAge, formatDuration } from '../../core/duration.js';
-import type { SessionView } from '../../core/types.js';
 import type { Client } from '../../client/client.js';
 import { printJson } from '../output.js';
 import { printSessions } from './ps.js';
@@ -15,11 +14,7 @@ export interface HistoryOptions {
 
 /** `amux history`: every session in the store, removed ones included, newest first. */
 export async function historyCommand(client: Client, opts: HistoryOptions): Promise<number> {
-  const q = new URLSearchParams();
-  if (opts.status) q.set('status', opts.status);
-  if (opts.since !== undefined) q.set('since', String(opts.since));
-  if (opts.n !== undefined) q.set('limit', String(opts.n));
-  const sessions = await client.json<SessionView[]>('GET', `/v1/history?${q}`);
+  const sessions = await client.history({ status: opts.status, since: opts.since, limit: opts.n });
   if (opts.json) {
     printJson(sessions);
     return 0;

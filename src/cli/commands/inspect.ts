@@ -3,6 +3,6 @@ import { printJson } from '../output.js';
 
 /** `amux inspect`: the whole record as JSON (session, jobs, recent events). */
 export async function inspectCommand(client: Client, ref: string): Promise<number> {
-  printJson(await client.json('GET', `/v1/sessions/${encodeURIComponent(ref)}`));
+  printJson(await client.sessions.inspect(ref));
   return 0;
 }

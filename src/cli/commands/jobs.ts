@@ -1,6 +1,5 @@
 import { formatDuration } from '../../core/duration.js';
 import type { Client } from '../../client/client.js';
-import type { JobView } from '../../daemon/views.js';
 import { formatTable, printJson, writeOut } from '../output.js';
 
 export interface JobsOptions {
@@ -12,11 +11,7 @@ export interface JobsOptions {
 
 /** `amux jobs ID`: the session's jobs, newest first. */
 export async function jobsCommand(client: Client, ref: string, opts: JobsOptions): Promise<number> {
-  const q = new URLSearchParams();
-  if (opts.status) q.set('status', opts.status);
-  if (opts.background) q.set('background', '1');
-  if (opts.n !== undefined) q.set('limit', String(opts.n));
-  const jobs = await client.json<JobView[]>('GET', `/v1/sessions/${encodeURIComponent(ref)}/jobs?${q}`);
+  const jobs = await client.jobs.list(ref, { status: opts.status, background: opts.background, limit: opts.n });
   if (opts.json) {
     printJson(jobs);
     return 0;

@@ -1,4 +1,3 @@
-import type { SessionView } from '../../core/types.js';
 import { toAmuxError } from '../../errors.js';
 import type { Client } from '../../client/client.js';
 import { writeOut } from '../output.js';
@@ -22,12 +21,11 @@ export async function forEach(refs: string[], op: (ref: string) => Promise<{ id:
 export function killCommand(client: Client, refs: string[], opts: { signal: string; grace?: number }): Promise<number> {
   return forEach(refs, (ref) =>
     // A job id answers with the job (its id), a session reference with the session.
-    client.json<{ id: string }>('POST', `/v1/sessions/${encodeURIComponent(ref)}/kill`, { signal: opts.signal, graceMs: opts.grace }));
+    client.sessions.kill(ref, { signal: opts.signal, graceMs: opts.grace }));
 }
 
 /** `amux rm`: remove finished sessions (`-f`: kill live ones first). */
 export function rmCommand(client: Client, refs: string[], opts: { force?: boolean; grace?: number }): Promise<number> {
-  const q = `?force=${opts.force ? 1 : 0}${opts.grace !== undefined ? `&graceMs=${opts.grace}` : ''}`;
-  return forEach(refs, (ref) => client.json<SessionView>('DELETE', `/v1/sessions/${encodeURIComponent(ref)}${q}`));
+  return forEach(refs, (ref) => client.sessions.remove(ref, { force: opts.force, graceMs: opts.grace }));
 }
 

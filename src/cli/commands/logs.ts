@@ -1,13 +1,15 @@
+import { isUtf8 } from 'node:buffer';
 import { StringDecoder } from 'node:string_decoder';
 import { parseJobId } from '../../core/ids.js';
 import { PlainRenderer, renderPlain, tailLines } from '../../core/log-render.js';
 import { AmuxError, EXIT } from '../../errors.js';
-import { isTerminal, type SessionView } from '../../core/types.js';
+import { isTerminal } from '../../core/status.js';
 import type { Client } from '../../client/client.js';
 import { printJson, writeOut } from '../output.js';
 import { readBody } from '../../client/http.js';
-import { FRAME, FrameParser } from '../../core/frames.js';
-import type { JobView } from '../../daemon/views.js';
+import { FRAME, FrameParser } from '../../protocol/frames.js';
+import type { JobView } from '../../protocol/jobs.js';
+import { pageInfo, type LogsQuery } from '../../protocol/logs.js';
 
 export interface LogsOptions {
   stdout?: boolean;
@@ -24,44 +26,36 @@ export interface LogsOptions {
 /** `amux logs`: plain text by default, exact bytes with --raw, the visible pane with --screen. */
 export async function logsCommand(client: Client, ref: string, opts: LogsOptions): Promise<number> {
   const job = parseJobId(ref);
-  const target = encodeURIComponent(job ? job.sessionId : ref);
+  const target = job ? job.sessionId : ref;
   if ((opts.stdout || opts.stderr) && !job) throw new AmuxError('usage', `--stdout and --stderr are for job ids (job-<id>-<n>); '${ref}' is a session`);
   if (job && !opts.screen) {
-    const view = await client.json<JobView>('GET', `/v1/jobs/${encodeURIComponent(ref)}`);
+    const view = await client.jobs.get(ref);
     if (!view.tty) return jobLogs(client, view, opts);
     if (opts.stdout || opts.stderr) throw new AmuxError('usage', `job ${view.id} ran on the terminal (--tty), so its stdout and stderr are one stream: drop --stdout/--stderr`);
   }
   if (opts.screen) {
-    const { screen } = await client.json<{ screen: string }>('GET', `/v1/sessions/${target}/screen${opts.raw ? '?escapes=1' : ''}`);
+    const { screen } = await client.sessions.screen(target, { escapes: opts.raw });
     await writeOut(screen);
     return 0;
   }
-  const q = new URLSearchParams();
-  if (opts.sinceOffset !== undefined) q.set('sinceOffset', String(opts.sinceOffset));
-  if (opts.limit !== undefined) q.set('limit', String(opts.limit));
-  if (job) q.set('job', String(job.seq));
-  const base = `/v1/sessions/${target}/logs`;
+  const q: LogsQuery = { sinceOffset: opts.sinceOffset, limit: opts.limit, job: job?.seq };
 
   if (!opts.follow || opts.tail !== undefined || opts.json) {
-    const res = await client.raw('GET', `${base}?${q}`);
+    const res = await client.sessions.logs(target, q);
     const data = await readBody(res);
-    const next = Number(res.headers['x-amux-next-offset']);
+    const page = pageInfo(res.headers);
     if (opts.json) {
-      printJson({
-        offset: Number(res.headers['x-amux-offset']), nextOffset: next, truncated: res.headers['x-amux-truncated'] === 'true',
-        data: opts.raw ? data.toString('utf8') : renderPlain(data.toString('utf8')),
-      });
+      printJson({ offset: page.offset, nextOffset: page.nextOffset, truncated: page.truncated, ...jsonData(data, opts.raw) });
       return 0;
     }
     let out: string | Buffer = opts.raw ? data : renderPlain(data.toString('utf8'));
     if (opts.tail !== undefined) out = tailLines(out.toString(opts.raw ? 'latin1' : 'utf8'), opts.tail);
     await writeOut(typeof out === 'string' && opts.raw ? Buffer.from(out, 'latin1') : out);
     if (!opts.follow) return 0;
-    q.set('sinceOffset', String(next));
+    q.sinceOffset = page.nextOffset;
   }
 
-  q.set('follow', '1');
-  const res = await client.raw('GET', `${base}?${q}`);
+  const res = await client.sessions.logs(target, { ...q, follow: true });
   const decoder = new StringDecoder('utf8');
   const renderer = new PlainRenderer();
   for await (const chunk of res) {
@@ -75,19 +69,31 @@ export async function logsCommand(client: Client, ref: string, opts: LogsOptions
   return job ? jobFollowEnded(client, `job-${job.sessionId}-${job.seq}`) : followEnded(client, target);
 }
 
+/**
+ * A page's bytes in JSON: plain text by default; with --raw the exact bytes, as UTF-8 text when
+ * they are valid UTF-8 and as base64 otherwise (binary output, or a page that splits a character),
+ * so that pages put together are byte-exact.
+ */
+export function jsonData(data: Buffer, raw: boolean | undefined): { encoding: 'utf8' | 'base64'; data: string } {
+  if (!raw) return { encoding: 'utf8', data: renderPlain(data.toString('utf8')) };
+  return isUtf8(data) ? { encoding: 'utf8', data: data.toString('utf8') } : { encoding: 'base64', data: data.toString('base64') };
+}
+
 /** A job's follow ends at its end marker; if the job still runs, the daemon went away under us. */
 async function jobFollowEnded(client: Client, id: string): Promise<number> {
-  const view = await client.json<JobView>('GET', `/v1/jobs/${id}`);
-  if (view.status !== 'running') return 0;
-  process.stderr.write(`amux: the daemon stopped while following ${id}; the job keeps running ('amux logs -f ${id}' to go on)\n`);
-  return EXIT.daemon;
+  const view = await client.jobs.get(id);
+  return view.status === 'running' ? daemonLeft('job', id) : 0;
 }
 
 /** A follow ends when the session has; if it is still live, the daemon went away under us. */
 async function followEnded(client: Client, target: string): Promise<number> {
-  const { session } = await client.json<{ session: SessionView }>('GET', `/v1/sessions/${target}`);
-  if (session.removed || isTerminal(session.status)) return 0;
-  process.stderr.write(`amux: the daemon stopped while following ${session.id}; the session keeps running ('amux logs -f ${session.id}' to go on)\n`);
+  const { session } = await client.sessions.inspect(target);
+  return session.removed || isTerminal(session.status) ? 0 : daemonLeft('session', session.id);
+}
+
+/** The follow of a session or job that still runs ended: the daemon stopped (exit 3). */
+function daemonLeft(what: 'session' | 'job', id: string): number {
+  process.stderr.write(`amux: the daemon stopped while following ${id}; the ${what} keeps running ('amux logs -f ${id}' to go on)\n`);
   return EXIT.daemon;
 }
 
@@ -101,30 +107,22 @@ async function jobLogs(client: Client, job: JobView, opts: LogsOptions): Promise
   if (!stream && (opts.sinceOffset !== undefined || opts.limit !== undefined || opts.json)) {
     throw new AmuxError('usage', '--since-offset, --limit and --json page one stream: add --stdout or --stderr');
   }
-  const base = `/v1/jobs/${job.id}/output`;
-  const render = (b: Buffer): string | Buffer => (opts.raw ? b : renderPlain(b.toString('utf8')));
+  const render = (b: Buffer): string | Buffer => {
+    const out = opts.raw ? b : renderPlain(b.toString('utf8'));
+    return opts.tail !== undefined ? tailLines(out.toString(), opts.tail) : out;
+  };
   if (stream && !opts.follow) {
-    const q = new URLSearchParams({ stream });
-    if (opts.sinceOffset !== undefined) q.set('sinceOffset', String(opts.sinceOffset));
-    if (opts.limit !== undefined) q.set('limit', String(opts.limit));
-    const res = await client.raw('GET', `${base}?${q}`);
+    const res = await client.jobs.output(job.id, { stream, sinceOffset: opts.sinceOffset, limit: opts.limit });
     const data = await readBody(res);
     if (opts.json) {
-      printJson({
-        offset: Number(res.headers['x-amux-offset']), nextOffset: Number(res.headers['x-amux-next-offset']),
-        total: Number(res.headers['x-amux-total']), truncated: res.headers['x-amux-truncated'] === 'true',
-        data: opts.raw ? data.toString('utf8') : renderPlain(data.toString('utf8')),
-      });
+      const { offset, nextOffset, total, truncated } = pageInfo(res.headers);
+      printJson({ offset, nextOffset, total, truncated, ...jsonData(data, opts.raw) });
       return 0;
     }
-    const out = render(data);
-    await writeOut(opts.tail !== undefined ? tailLines(out.toString(), opts.tail) : out);
+    await writeOut(render(data));
     return 0;
   }
-  const q = new URLSearchParams();
-  if (stream) q.set('stream', stream);
-  if (opts.follow) q.set('follow', '1');
-  const res = await client.raw('GET', `${base}?${q}`);
+  const res = await client.jobs.output(job.id, { stream: stream ?? undefined, follow: opts.follow });
   const parser = new FrameParser();
   const parts: Record<number, Buffer[]> = { [FRAME.stdout]: [], [FRAME.stderr]: [] };
   let ended = false;
@@ -140,12 +138,7 @@ async function jobLogs(client: Client, job: JobView, opts: LogsOptions): Promise
   }
   for (const type of [FRAME.stdout, FRAME.stderr]) {
     if (parts[type]!.length === 0) continue;
-    const out = render(Buffer.concat(parts[type]!));
-    await writeOut(opts.tail !== undefined ? tailLines(out.toString(), opts.tail) : out, type === FRAME.stdout ? process.stdout : process.stderr);
+    await writeOut(render(Buffer.concat(parts[type]!)), type === FRAME.stdout ? process.stdout : process.stderr);
   }
-  if (!ended) {
-    process.stderr.write(`amux: the daemon stopped while following ${job.id}; the job keeps running ('amux logs -f ${job.id}' to go on)\n`);
-    return EXIT.daemon;
-  }
-  return 0;
+  return ended ? 0 : daemonLeft('job', job.id);
 }

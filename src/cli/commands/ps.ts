@@ -1,6 +1,6 @@
 import { formatAge } from '../../core/duration.js';
 import { stripAnsi } from '../../core/log-render.js';
-import type { SessionView } from '../../core/types.js';
+import type { SessionView } from '../../protocol/sessions.js';
 import type { Client } from '../../client/client.js';
 import { formatTable, printJson, statusPainter, useColor, writeOut } from '../output.js';
 
@@ -20,8 +20,7 @@ function oneLine(text: string, trunc: boolean): string {
 
 /** `amux ps`: sessions not removed, newest first. */
 export async function psCommand(client: Client, opts: PsOptions): Promise<number> {
-  const query = opts.status ? `?status=${encodeURIComponent(opts.status)}` : '';
-  const sessions = await client.json<SessionView[]>('GET', `/v1/sessions${query}`);
+  const sessions = await client.sessions.list({ status: opts.status });
   if (opts.json) {
     printJson(sessions);
     return 0;

@@ -1,10 +1,9 @@
 import { resolve } from 'node:path';
 import { commandFromArgs } from '../../core/command.js';
-import { CrlfToLf } from '../../core/log-render.js';
-import { waitExitCode } from '../../core/signals.js';
-import type { SessionView, WaitResult } from '../../core/types.js';
 import { AmuxError } from '../../errors.js';
-import type { Client } from '../../client/client.js';
+import type { Client, Stream } from '../../client/client.js';
+import { endedCode } from '../ended.js';
+import { pipeFollowed } from '../follow.js';
 import { printJson, writeOut } from '../output.js';
 import { InterruptForwarder } from '../interrupt.js';
 
@@ -24,10 +23,11 @@ export interface RunOptions {
 export async function runCommand(client: Client, args: string[], opts: RunOptions): Promise<number> {
   const cmd = commandFromArgs(args);
   if (opts.wait && !cmd.command && !cmd.argv) throw new AmuxError('usage', '--wait needs a command: amux run -w -- CMD');
+  if (opts.cwd === '') throw new AmuxError('usage', "-C needs a directory; leave it out to run here, or give '.'");
   // With -w, Ctrl-C belongs to the command (as in a terminal), even before the session exists.
   const sigint = opts.wait ? new InterruptForwarder(client) : null;
   try {
-    const session = await client.json<SessionView>('POST', '/v1/sessions', {
+    const session = await client.sessions.create({
       ...cmd,
       name: opts.name,
       cwd: resolve(opts.cwd ?? process.cwd()),
@@ -49,28 +49,18 @@ export async function runCommand(client: Client, args: string[], opts: RunOption
 }
 
 async function streamAndWait(client: Client, id: string, opts: RunOptions, sigint: InterruptForwarder): Promise<number> {
-  const res = await client.raw('GET', `/v1/sessions/${id}/logs?follow=1&job=1`);
-  sigint.attach(id, () => res.destroy());
-  const crlf = process.stdout.isTTY ? null : new CrlfToLf();
-  try {
-    for await (const chunk of res) {
-      const out = crlf ? crlf.push(chunk) : chunk;
-      if (out.length) await writeOut(out);
-    }
-  } catch (err) {
-    if (sigint.count < 2) throw err;
-  }
-  if (sigint.count > 1) {
+  // Ctrl-C goes to the session from now on, also while the stream has not begun (a pending session).
+  let res: Stream | null = null;
+  sigint.attach(id, () => res?.destroy());
+  res = await client.sessions.logs(id, { follow: true, job: 1 });
+  if (sigint.count > 1) res.destroy();
+  if (!(await pipeFollowed(res, sigint, !process.stdout.isTTY, writeOut))) {
     process.stderr.write(`amux: left session ${id} running; see 'amux logs ${id}'\n`);
     return 130;
   }
-  if (crlf) {
-    const tail = crlf.end();
-    if (tail.length) await writeOut(tail);
-  }
-  const { results } = await client.json<{ results: WaitResult[] }>('POST', '/v1/wait', { ids: [id] });
+  const { results } = await client.wait({ ids: [id] });
   const result = results[0]!;
-  if (opts.rm) await client.json('DELETE', `/v1/sessions/${id}`);
+  if (opts.rm) await client.sessions.remove(id);
   if (opts.json) printJson({ ...result });
-  return waitExitCode(result);
+  return endedCode('session', result);
 }

@@ -1,6 +1,6 @@
 import { formatDuration } from '../../core/duration.js';
 import type { Client } from '../../client/client.js';
-import type { StatsView } from '../../daemon/history-routes.js';
+import type { StatsView } from '../../protocol/events.js';
 import { printJson, writeOut } from '../output.js';
 
 export interface StatsOptions {
@@ -11,8 +11,7 @@ export interface StatsOptions {
 
 /** `amux stats`: counts by status, durations, failure and expiry rates, events per type. */
 export async function statsCommand(client: Client, opts: StatsOptions): Promise<number> {
-  const q = opts.since === undefined ? '' : `?since=${opts.since}`;
-  const stats = await client.json<StatsView>('GET', `/v1/stats${q}`);
+  const stats = await client.stats({ since: opts.since });
   if (opts.json) printJson(stats);
   else await writeOut(formatStats(stats));
   return 0;

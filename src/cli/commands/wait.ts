@@ -1,9 +1,9 @@
 import { waitExitCode } from '../../core/signals.js';
-import type { WaitResult } from '../../core/types.js';
+import type { WaitResult } from '../../protocol/wait.js';
 import type { Client } from '../../client/client.js';
 import { printJson } from '../output.js';
 
-/** SPEC §4: exit code of the first non-zero in argument order; 124 when the timeout ran out. */
+/** README "Commands" (wait): the exit code of the first non-zero in argument order; 124 when the timeout ran out. */
 export function waitCommandExit(results: readonly WaitResult[], timedOut: boolean): number {
   if (timedOut) return 124;
   for (const r of results) {
@@ -15,10 +15,7 @@ export function waitCommandExit(results: readonly WaitResult[], timedOut: boolea
 
 /** `amux wait`: block until all sessions are terminal. */
 export async function waitCommand(client: Client, refs: string[], opts: { timeout?: number; json?: boolean }): Promise<number> {
-  const { results, timedOut } = await client.json<{ results: WaitResult[]; timedOut: boolean }>('POST', '/v1/wait', {
-    ids: refs,
-    timeoutMs: opts.timeout,
-  });
+  const { results, timedOut } = await client.wait({ ids: refs, timeoutMs: opts.timeout });
   if (opts.json) printJson(results.map(({ id, status, exitCode }) => ({ id, status, exitCode })));
   return waitCommandExit(results, timedOut);
 }

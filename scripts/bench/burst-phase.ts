@@ -1,0 +1,31 @@
+import { join } from 'node:path';
+import type { BenchHome } from './homes.js';
+import { runOk, stats, type Stats } from './measure.js';
+
+/** Wall time of `n` copies of argv started at once, until the last has exited. */
+async function burst(n: number, argv: (i: number) => readonly string[], env: NodeJS.ProcessEnv): Promise<number> {
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: n }, (_, i) => runOk(argv(i), env)));
+  return performance.now() - t0;
+}
+
+/**
+ * A burst, as CI and agents start workers (README "Performance"): `n` `amux run -- true` at once
+ * against a warm daemon, next to its floor measured in the same loop: `n` at once of what a run
+ * needs at the least, a node start and a tmux session (`node -e 0 && tmux new-session -d true`).
+ * Rounds alternate the two.
+ */
+export async function burstPhase(h: BenchHome, n: number, rounds: number): Promise<{ amux: Stats; floor: Stats; n: number }> {
+  await h.amuxOk('daemon', 'start');
+  const sock = join(h.dir, 'floor-tmux.sock');
+  const floorArgv = (i: number) => ['sh', '-c', `node -e 0 && tmux -S '${sock}' -f /dev/null new-session -d -s f${i} true`];
+  const amux: number[] = [];
+  const floor: number[] = [];
+  await burst(Math.min(n, 8), () => [h.bin, 'run', '--', 'true'], h.env); // warm-up, untimed
+  for (let r = 0; r < rounds; r++) {
+    floor.push(await burst(n, floorArgv, h.env));
+    amux.push(await burst(n, () => [h.bin, 'run', '--', 'true'], h.env));
+    await runOk(['sh', '-c', `tmux -S '${sock}' kill-server 2>/dev/null; true`], h.env);
+  }
+  return { amux: stats(amux), floor: stats(floor), n };
+}

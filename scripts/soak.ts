@@ -1,0 +1,106 @@
+/**
+ * Soak (run on demand, not in CI; README "Performance"): SOAK_SESSIONS sessions (500) for
+ * SOAK_MINUTES (10): a third print all the time, a third sit idle at a prompt, a third start and
+ * end over and over, while `ps`, `wait` and `logs -f` clients run. Reports daemon RSS over time and
+ * `ps` latency (p50, p99), and checks that every exit code, and every byte of the followed and
+ * sampled logs, is exact. Exits 1 when a check failed.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { BenchHome } from './bench/homes.js';
+import { envInt, pool, run, sleep, stats } from './bench/measure.js';
+
+const sessions = envInt('SOAK_SESSIONS', 500);
+const minutes = envInt('SOAK_MINUTES', 10);
+const third = Math.max(1, Math.floor(sessions / 3));
+const started = performance.now();
+const log = (msg: string) => process.stderr.write(`[soak +${((performance.now() - started) / 1000).toFixed(0)}s] ${msg}\n`);
+const failures: string[] = [];
+
+const rss = (pid: number) => Number(/^VmRSS:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
+
+/** A `logs -f` client: the whole stream of a printer, checked to be `line 0`, `line 1`, … with no gap. */
+function follow(h: BenchHome, id: string): { stop: () => void; check: () => string | null } {
+  const child = spawn(h.bin, ['logs', '-f', id], { env: h.env, stdio: ['ignore', 'pipe', 'ignore'] });
+  let text = '';
+  child.stdout.on('data', (d: Buffer) => (text += d.toString('utf8')));
+  return {
+    stop: () => child.kill('SIGINT'),
+    check: () => {
+      const lines = text.split('\n').filter(Boolean);
+      for (let i = 0; i < lines.length; i++) if (lines[i] !== `line ${i}`) return `${id}: line ${i} of logs -f is ${JSON.stringify(lines[i])}`;
+      return lines.length > 10 ? null : `${id}: logs -f saw only ${lines.length} lines`;
+    },
+  };
+}
+
+/** A session that starts and ends: its exit code and its whole output must come back exact. */
+async function churn(h: BenchHome, i: number): Promise<void> {
+  const code = i % 7;
+  const count = 50 + (i % 200);
+  const id = (await h.amuxOk('run', '--', `seq 1 ${count}; exit ${code}`)).stdout.trim();
+  const waited = await h.amux('wait', id);
+  if (waited.code !== code) failures.push(`${id}: wait exited ${waited.code}, expected ${code}`);
+  const out = (await h.amux('logs', id)).stdout;
+  const want = Array.from({ length: count }, (_, k) => `${k + 1}\n`).join('');
+  if (out !== want) failures.push(`${id}: logs differ from seq 1 ${count} (${out.length} vs ${want.length} bytes)`);
+  await h.amuxOk('rm', id);
+}
+
+async function main(): Promise<void> {
+  const h = new BenchHome(mkdtempSync('/tmp/amux-soak-'));
+  process.on('SIGINT', () => void h.cleanup().finally(() => process.exit(130)));
+  try {
+    await h.amuxOk('daemon', 'start');
+    const pid = JSON.parse((await h.amuxOk('daemon', 'status', '--json')).stdout).pid as number;
+    log(`creating ${third} printing and ${third} idle sessions`);
+    const printers = await pool(third, 8, async () => (await h.amuxOk('run', '--', 'i=0; while :; do echo "line $i"; i=$((i+1)); sleep 0.5; done')).stdout.trim());
+    await pool(third, 8, async () => (await h.amuxOk('run')).stdout.trim());
+    const followers = printers.slice(0, 5).map((id) => follow(h, id));
+    const deadline = performance.now() + minutes * 60_000;
+    const psMs: number[] = [];
+    const rssMb: { atS: number; mb: number }[] = [];
+    let churned = 0;
+    const psClient = (async () => {
+      while (performance.now() < deadline) {
+        const r = await run([h.bin, 'ps', '-q'], h.env);
+        if (r.code !== 0) failures.push(`ps exited ${r.code}: ${r.stderr.trim()}`);
+        psMs.push(r.ms);
+        await sleep(500);
+      }
+    })();
+    const rssSampler = (async () => {
+      while (performance.now() < deadline) {
+        rssMb.push({ atS: Math.round((performance.now() - started) / 1000), mb: rss(pid) });
+        await sleep(15_000);
+      }
+    })();
+    const churners = Array.from({ length: third }, async (_, w) => {
+      while (performance.now() < deadline) {
+        await churn(h, churned++ + w);
+      }
+    });
+    await Promise.all([psClient, rssSampler, ...churners]);
+    for (const f of followers) f.stop();
+    await sleep(1000);
+    for (const f of followers) {
+      const problem = f.check();
+      if (problem) failures.push(problem);
+    }
+    const ps = stats(psMs);
+    const sorted = [...psMs].sort((a, b) => a - b);
+    const p99 = sorted[Math.min(sorted.length - 1, Math.ceil(0.99 * sorted.length) - 1)] ?? NaN;
+    const report = {
+      sessions, minutes, churnedSessions: churned, psRuns: ps.n, psP50Ms: +ps.median.toFixed(1), psP99Ms: +p99.toFixed(1),
+      rssMb: rssMb.map((r) => `${r.atS}s:${r.mb.toFixed(0)}`).join(' '), rssMaxMb: +Math.max(...rssMb.map((r) => r.mb)).toFixed(1),
+      failures: failures.length,
+    };
+    process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+    for (const f of failures.slice(0, 20)) process.stdout.write(`FAILED ${f}\n`);
+    process.exitCode = failures.length ? 1 : 0;
+  } finally {
+    await h.cleanup();
+  }
+}
+
+void main();

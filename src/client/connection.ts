@@ -1,0 +1,77 @@
+import { readFileSync } from 'node:fs';
+import { parseDuration } from '../core/duration.js';
+import { AmuxError } from '../errors.js';
+import { amuxPaths, MAX_SOCKET_PATH, type AmuxPaths } from '../paths.js';
+import { pathOf, type Route } from '../protocol/routes.js';
+import { errorFrom, isNotRunning, NoAnswerError, readBody, send, type Response } from './http.js';
+
+/** One request: the route's `:params`, its query and its JSON body. */
+export interface Call {
+  params?: Record<string, string>;
+  query?: object;
+  body?: unknown;
+  /** It may take long by design (a wait, a follow, a kill's grace, a job's turn): no answer deadline. */
+  long?: boolean;
+}
+
+/** How long a short request waits for the daemon's answer (README "Configuration": AMUX_CLIENT_TIMEOUT). */
+const DEFAULT_DEADLINE_MS = 15_000;
+
+function deadline(): number {
+  const v = process.env.AMUX_CLIENT_TIMEOUT;
+  return v ? parseDuration(v, 'AMUX_CLIENT_TIMEOUT') : DEFAULT_DEADLINE_MS;
+}
+
+/** Requests to the daemon over its socket, starting the daemon when it is not running (client.ts types them). */
+export class Connection {
+  readonly paths: AmuxPaths;
+
+  constructor(paths: AmuxPaths = amuxPaths(), private readonly autostart = true) {
+    this.paths = paths;
+    if (Buffer.byteLength(paths.socket) > MAX_SOCKET_PATH) {
+      throw new AmuxError('daemon_unreachable', `AMUX_HOME ${paths.home} is too long for a Unix socket path; use a shorter AMUX_HOME`);
+    }
+  }
+
+  /** A raw response (2xx), for streams. Errors become AmuxError. */
+  async raw(route: Route, call: Call = {}): Promise<Response> {
+    const path = pathOf(route, call.params, call.query);
+    const deadlineMs = call.long ? undefined : deadline();
+    let res: Response;
+    try {
+      res = await send(this.paths.socket, route.method, path, call.body, deadlineMs);
+    } catch (err) {
+      if (err instanceof NoAnswerError) throw this.noAnswer(deadlineMs!);
+      if (!isNotRunning(err)) throw err;
+      if (!this.autostart) throw new AmuxError('daemon_unreachable', `the amux daemon is not running (socket ${this.paths.socket}); start it with 'amux daemon start'`);
+      // Loaded only here: it brings child_process, which a running daemon's callers never need.
+      const { launchDaemon } = require('./launcher.js') as typeof import('./launcher.js');
+      await launchDaemon(this.paths);
+      res = await send(this.paths.socket, route.method, path, call.body, deadlineMs).catch((e) => {
+        if (e instanceof NoAnswerError) throw this.noAnswer(deadlineMs!);
+        throw isNotRunning(e) ? new AmuxError('daemon_unreachable', `the amux daemon did not answer after starting; see ${this.paths.daemonLog}`) : e;
+      });
+    }
+    if (res.status >= 400) throw await errorFrom(res);
+    return res;
+  }
+
+  /** The daemon took the request and does not answer: it is stopped, hung or swamped. */
+  private noAnswer(ms: number): AmuxError {
+    let pid = '';
+    try {
+      pid = readFileSync(this.paths.pidFile, 'utf8').trim();
+    } catch {
+      /* unknown */
+    }
+    const who = pid ? `the amux daemon (pid ${pid})` : 'the amux daemon';
+    const fix = pid ? `see if it is stopped ('kill -CONT ${pid}') or restart it ('kill ${pid}'; sessions keep running)` : 'restart it';
+    return new AmuxError('daemon_unreachable', `${who} is not answering (nothing within ${ms / 1000}s, AMUX_CLIENT_TIMEOUT); ${fix}`);
+  }
+
+  /** The JSON answer of a request. */
+  async json<T>(route: Route, call: Call = {}): Promise<T> {
+    const buf = await readBody(await this.raw(route, call));
+    return (buf.length ? JSON.parse(buf.toString('utf8')) : undefined) as T;
+  }
+}

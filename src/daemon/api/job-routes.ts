@@ -1,0 +1,78 @@
+import { parseJobId } from '../../core/ids.js';
+import { AmuxError } from '../../errors.js';
+import type { JobStream, JobView } from '../../protocol/jobs.js';
+import { PAGE_HEADERS } from '../../protocol/logs.js';
+import { pathOf, ROUTES } from '../../protocol/routes.js';
+import { resolveSession, resolveTarget } from '../session/refs.js';
+import type { Engine } from './index.js';
+import type { Router } from './router.js';
+import { killTarget } from './session-routes.js';
+import { openStream } from './stream.js';
+import { parseExec, parseKill } from './validate.js';
+import { jobView } from './views.js';
+
+const FRAMES = { 'content-type': 'application/vnd.amux.frames' };
+
+/** Jobs (ADR 0009): exec, list, get, kill, output. */
+export function registerJobRoutes(r: Router, engine: Engine): void {
+  const { ctx, jobs } = engine;
+  r.on(ROUTES.exec, async (q) => {
+    const s = resolveSession(ctx, q.params.ref!);
+    const spec = parseExec(await q.body());
+    const abort = new AbortController();
+    q.res.on('close', () => abort.abort());
+    // One request for a whole foreground job: held from its first byte, streamed until its end.
+    const stream = q.query.stream === true && spec.mode === 'foreground';
+    if (stream) q.long();
+    const j = await jobs.exec(s.id, spec, abort.signal, stream);
+    if (stream) return writeAll(q.res, jobs.streams.frames(j, true, undefined, true));
+    q.res.statusCode = 201;
+    return jobView(j);
+  });
+
+  r.on(ROUTES.listJobs, async (q): Promise<JobView[]> => {
+    const s = resolveSession(ctx, q.params.ref!, true);
+    const now = Date.now();
+    return ctx.store.listJobs(s.id, {
+      statuses: q.query.status, background: q.query.background, limit: q.query.limit,
+    }).map((j) => jobView(j, now));
+  });
+
+  r.on(ROUTES.getJob, async (q): Promise<JobView> => jobView(jobs.get(q.params.id!)));
+
+  r.on(ROUTES.killJob, async (q): Promise<JobView> => {
+    const id = q.params.id!;
+    if (!parseJobId(id)) throw new AmuxError('invalid_argument', `'${id}' is not a job id (job-<session>-<n>); to kill a session: POST ${ROUTES.killSession.path}`);
+    await killTarget(engine, resolveTarget(ctx, id), parseKill(await q.body()));
+    return jobView(jobs.get(id));
+  });
+
+  r.on(ROUTES.jobOutput, async (q) => {
+    const j = jobs.get(q.params.id!);
+    if (j.tty) {
+      throw new AmuxError('invalid_state', `job ${j.id} ran on the terminal, so its output is in the session log: GET ${pathOf(ROUTES.logs, { ref: j.sessionId }, { job: j.seq })}`);
+    }
+    const stream: JobStream | undefined = q.query.stream;
+    const follow = q.query.follow === true;
+    if (follow) q.long();
+    if (stream === undefined || follow) return writeAll(q.res, jobs.streams.frames(j, follow, stream ? [stream] : undefined));
+    const page = jobs.streams.read(j, stream, q.query.sinceOffset ?? 0, q.query.limit ?? Number.MAX_SAFE_INTEGER);
+    q.res.writeHead(200, {
+      'content-type': 'application/octet-stream', 'content-length': String(page.data.length), [PAGE_HEADERS.offset]: String(page.offset),
+      [PAGE_HEADERS.nextOffset]: String(page.nextOffset), [PAGE_HEADERS.total]: String(page.total), [PAGE_HEADERS.truncated]: String(page.truncated),
+    });
+    q.res.end(page.data);
+    return undefined;
+  });
+}
+
+/** Streams frames to the client until they end or the client leaves. */
+async function writeAll(res: Parameters<typeof openStream>[0], frames: AsyncGenerator<Buffer>): Promise<undefined> {
+  const out = openStream(res, FRAMES);
+  for await (const f of frames) {
+    await out.write(f);
+    if (out.closed) break;
+  }
+  out.end();
+  return undefined;
+}

@@ -1,0 +1,146 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { z } from 'zod';
+import { AmuxError, toAmuxError } from '../../errors.js';
+import { ROUTES, type Route as ApiRoute, type RouteName } from '../../protocol/routes.js';
+import { checkInput, ROUTE_SCHEMAS, type RouteSchema } from '../../protocol/schemas.js';
+
+export type Params = Record<string, string>;
+export interface Request {
+  req: IncomingMessage;
+  res: ServerResponse;
+  params: Params;
+  /** The query, checked against the route's schema (protocol/schemas.ts): absent keys are undefined. */
+  query: Record<string, any>;
+  /** The body, checked against the route's schema. */
+  body: () => Promise<unknown>;
+  /** Marks this request as one that lasts (wait, follow): a stopping daemon cuts it instead of waiting for it. */
+  long: () => void;
+}
+export type Handler = (r: Request) => Promise<unknown>;
+
+interface Registered {
+  method: string;
+  parts: string[];
+  schema: RouteSchema;
+  handler: Handler;
+}
+
+/** What a route without a body or query schema accepts: nothing. */
+const NOTHING = z.object({}).strict();
+
+/** The largest request body: a session's whole environment and a command line fit many times over. */
+const MAX_BODY = 8 * 1024 * 1024;
+
+/**
+ * A tiny router for the routes of protocol/routes.ts (`/v1/sessions/:ref/logs` style patterns);
+ * handlers return JSON or write the response. Errors become `{"error": {code, message}}`.
+ */
+export class Router {
+  private readonly routes: Registered[] = [];
+  /** Requests under way; true for the long ones. */
+  private readonly inflight = new Map<ServerResponse, boolean>();
+
+  on(route: ApiRoute, handler: Handler): this {
+    const name = (Object.keys(ROUTES) as RouteName[]).find((k) => ROUTES[k] === route);
+    if (!name) throw new Error(`not a route of protocol/routes.ts: ${route.method} ${route.path}`);
+    this.routes.push({ method: route.method, parts: route.path.split('/').filter(Boolean), schema: ROUTE_SCHEMAS[name], handler });
+    return this;
+  }
+
+  /** Resolves when every request under way but the long ones has been answered. */
+  async drain(): Promise<void> {
+    while ([...this.inflight.values()].some((long) => !long)) await new Promise((r) => setTimeout(r, 10));
+  }
+
+  async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    this.inflight.set(res, false);
+    try {
+      await this.dispatch(req, res);
+    } finally {
+      this.inflight.delete(res);
+    }
+  }
+
+  private async dispatch(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    try {
+      // The body is read before routing: answering (and closing) while the client still writes
+      // would reset its connection and hide the answer.
+      const parsed = readJson(req);
+      await parsed.catch(() => undefined); // a bad body is reported once the route is known
+      const url = new URL(req.url ?? '/', 'http://amux');
+      const segs = url.pathname.split('/').filter(Boolean).map(decodeSegment);
+      let allowed = false;
+      for (const route of this.routes) {
+        const params = match(route.parts, segs);
+        if (!params) continue;
+        if (route.method !== req.method) {
+          allowed = true;
+          continue;
+        }
+        const long = () => void this.inflight.set(res, true);
+        const query = checked(route.schema.query ?? NOTHING, Object.fromEntries(url.searchParams), 'query') as Record<string, any>;
+        const body = checked(route.schema.body ?? NOTHING, await parsed, 'body');
+        const result = await route.handler({ req, res, params, query, body: async () => body, long });
+        // A handler may set a status (201 Created) and return the body.
+        if (!res.headersSent && !res.writableEnded) sendJson(res, result === undefined ? 204 : res.statusCode, result);
+        return;
+      }
+      throw allowed
+        ? new AmuxError('method_not_allowed', `method ${req.method} not allowed on ${url.pathname}`)
+        : new AmuxError('not_found', `no route ${req.method} ${url.pathname}; see the API section of the README`);
+    } catch (err) {
+      const e = toAmuxError(err);
+      if (e.code === 'internal') process.stderr.write(`[amuxd] internal error: ${(err as Error)?.stack ?? err}\n`);
+      if (!res.headersSent) sendJson(res, e.httpStatus, { error: e.toJSON() });
+      else res.end();
+    }
+  }
+}
+
+/** The value as its schema reads it; the first problem is a 400 naming the field. */
+function checked(schema: z.ZodType, value: unknown, where: 'body' | 'query'): unknown {
+  const r = checkInput(schema, value, where);
+  if (!r.ok) throw new AmuxError('invalid_argument', r.message);
+  return r.value;
+}
+
+function decodeSegment(seg: string): string {
+  try {
+    return decodeURIComponent(seg);
+  } catch {
+    throw new AmuxError('invalid_argument', `malformed URL path segment '${seg.slice(0, 40)}'`);
+  }
+}
+
+function match(parts: string[], segs: string[]): Params | null {
+  if (parts.length !== segs.length) return null;
+  const params: Params = {};
+  for (let i = 0; i < parts.length; i++) {
+    const p = parts[i]!;
+    if (p.startsWith(':')) params[p.slice(1)] = segs[i]!;
+    else if (p !== segs[i]) return null;
+  }
+  return params;
+}
+
+export function sendJson(res: ServerResponse, status: number, value: unknown): void {
+  const body = status === 204 ? '' : JSON.stringify(value);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY) throw new AmuxError('payload_too_large', `request body larger than ${MAX_BODY} bytes`);
+    chunks.push(chunk as Buffer);
+  }
+  if (size === 0) return {};
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    throw new AmuxError('invalid_argument', 'request body is not valid JSON');
+  }
+}

@@ -1,0 +1,125 @@
+import { jobId } from '../../core/ids.js';
+import { AmuxError } from '../../errors.js';
+import { PAGE_HEADERS } from '../../protocol/logs.js';
+import { pathOf, ROUTES } from '../../protocol/routes.js';
+import type { JobView } from '../../protocol/jobs.js';
+import type { InspectView, PruneAnswer, ScreenView, SessionView } from '../../protocol/sessions.js';
+import { capturePaneArgs, paneTarget } from '../../tmux/commands.js';
+import { readSessionLog } from '../output/log-stream.js';
+import { syncLog } from '../output/log-size.js';
+import { pauseSession, resumeSession, sendInput } from '../session/control.js';
+import { createSession } from '../session/create.js';
+import { killSession } from '../session/kill.js';
+import { pruneSessions, removeSession } from '../session/remove.js';
+import { resolveSession, resolveTarget, type Target } from '../session/refs.js';
+import { untilStarted } from '../session/waiters.js';
+import type { Engine } from './index.js';
+import { queryDuration } from './params.js';
+import type { Router } from './router.js';
+import { openStream } from './stream.js';
+import { grace, parseCreate, parseInput, parseKill, parsePrune } from './validate.js';
+import { eventView, jobView, sessionView } from './views.js';
+
+/** Sessions: list, create, inspect, remove, kill, pause, resume, input, logs, screen, prune. */
+/** `amux kill`: a session, or one job (job 1 of a command session is the session); answers with what was killed. */
+export async function killTarget({ ctx, jobs }: Engine, t: Target, k: { signal: NodeJS.Signals; graceMs: number }): Promise<SessionView | JobView> {
+  if (t.kind === 'job') return jobView(await jobs.kill(jobs.get(t.id), k.signal, k.graceMs));
+  return sessionView(await killSession(ctx, t.id, k.signal, k.graceMs));
+}
+
+export function registerSessionRoutes(r: Router, engine: Engine): void {
+  const { ctx, monitor, queue } = engine;
+  r.on(ROUTES.listSessions, async (q): Promise<SessionView[]> => {
+    await monitor.ensureFresh();
+    const now = Date.now();
+    return ctx.store.listSessions({ statuses: q.query.status, includeRemoved: q.query.all === true }).map((s) => sessionView(s, now));
+  });
+
+  r.on(ROUTES.createSession, async (q): Promise<SessionView> => {
+    const s = await createSession(ctx, queue, parseCreate(await q.body()));
+    q.res.statusCode = 201;
+    return sessionView(s);
+  });
+
+  r.on(ROUTES.inspect, async (q): Promise<InspectView> => {
+    await monitor.ensureFresh();
+    const found = resolveSession(ctx, q.params.ref!, true);
+    const s = syncLog(ctx, found.id) ?? found;
+    return {
+      session: sessionView(s),
+      jobs: ctx.store.listJobs(s.id).map((j) => jobView(j)),
+      events: ctx.store.listEvents(s.id, 50).map(eventView),
+      lastOutput: s.lastOutput,
+    };
+  });
+
+  r.on(ROUTES.removeSession, async (q): Promise<SessionView> => {
+    const s = resolveSession(ctx, q.params.ref!);
+    return sessionView(await removeSession(ctx, s.id, q.query.force === true, grace(queryDuration(q.query.graceMs, 'graceMs'))));
+  });
+
+  r.on(ROUTES.killSession, async (q) => killTarget(engine, resolveTarget(ctx, q.params.ref!), parseKill(await q.body())));
+
+  r.on(ROUTES.sendInput, async (q): Promise<SessionView> => {
+    const s = resolveSession(ctx, q.params.ref!);
+    return sessionView(await sendInput(ctx, s.id, parseInput(await q.body())));
+  });
+
+  r.on(ROUTES.pause, async (q): Promise<SessionView> => sessionView(await pauseSession(ctx, resolveSession(ctx, q.params.ref!).id)));
+
+  r.on(ROUTES.resume, async (q): Promise<SessionView> => sessionView(await resumeSession(ctx, resolveSession(ctx, q.params.ref!).id)));
+
+  r.on(ROUTES.logs, async (q) => {
+    let s = resolveSession(ctx, q.params.ref!, true);
+    if (s.removedAt) throw new AmuxError('invalid_state', `session ${s.id} was removed; its last output is kept in 'amux inspect ${s.id}'`);
+    const follow = q.query.follow === true;
+    if (s.status === 'pending' && follow) {
+      // Following a queued session (`run -w` beyond maxLive) starts once it does.
+      q.long();
+      const abort = new AbortController();
+      q.res.on('close', () => abort.abort());
+      s = await untilStarted(ctx, s.id, abort.signal);
+      // Ended (killed, removed, failed to start) without running: no output, and `wait` tells why.
+      if (s.startedAt === null) return void q.res.writeHead(200, { 'content-type': 'application/octet-stream' }).end();
+    }
+    const job: string | undefined = q.query.job;
+    if (job !== undefined) {
+      const j = /^[1-9]\d{0,8}$/.test(job) ? ctx.store.getJob(jobId(s.id, Number(job))) : null;
+      if (!j) throw new AmuxError('job_not_found', `no such job: job-${s.id}-${job}`);
+      if (!j.tty) throw new AmuxError('invalid_state', `job ${j.id} captured its stdout and stderr: GET ${pathOf(ROUTES.jobOutput, { id: j.id })}`);
+    }
+    if (follow) q.long();
+    const { page, body } = readSessionLog(ctx, s, {
+      sinceOffset: q.query.sinceOffset ?? 0, limit: q.query.limit ?? Number.MAX_SAFE_INTEGER,
+      follow, job: job === undefined ? null : Number(job),
+    });
+    const headers = { 'content-type': 'application/octet-stream', [PAGE_HEADERS.offset]: String(page.offset), [PAGE_HEADERS.truncated]: String(page.truncated) };
+    if (!follow) {
+      const data = (await body.next()).value as Buffer;
+      q.res.writeHead(200, { ...headers, [PAGE_HEADERS.nextOffset]: String(page.nextOffset), 'content-length': String(data.length) });
+      return void q.res.end(data);
+    }
+    const out = openStream(q.res, headers);
+    for await (const b of body) {
+      await out.write(b);
+      if (out.closed) break;
+    }
+    out.end();
+  });
+
+  r.on(ROUTES.screen, async (q): Promise<ScreenView> => {
+    const s = resolveSession(ctx, q.params.ref!);
+    if (!s.paneId || s.status === 'pending') throw new AmuxError('invalid_state', `session ${s.id} has no screen yet (${s.status})`);
+    try {
+      return { screen: await ctx.tmux.run(capturePaneArgs(paneTarget(s.id), q.query.escapes === true)) };
+    } catch {
+      throw new AmuxError('invalid_state', `session ${s.id}: its tmux session is closed, so there is no screen; use 'amux logs ${s.id}'`);
+    }
+  });
+
+  /** `amux prune`: removes finished sessions that ended at least `olderThan` ago (default: all finished). */
+  r.on(ROUTES.prune, async (q): Promise<PruneAnswer> => {
+    const removed = await pruneSessions(ctx, parsePrune(await q.body()));
+    return { removed: removed.map((s) => sessionView(s)) };
+  });
+}

@@ -1,0 +1,90 @@
+import { statSync } from 'node:fs';
+import { resolveCommand } from '../../core/command.js';
+import { durationField } from '../../core/duration.js';
+import { validateName } from '../../core/ids.js';
+import { parseSignal } from '../../core/signals.js';
+import { AmuxError } from '../../errors.js';
+import type { ExecRequest } from '../../protocol/jobs.js';
+import type { CreateSessionRequest, KillRequest, PruneRequest, SendInputRequest } from '../../protocol/sessions.js';
+import type { WaitRequest } from '../../protocol/wait.js';
+import { DEFAULT_GRACE_MS } from '../../process/terminate.js';
+import type { JobSpec } from '../job/launch.js';
+import type { SessionSpec } from '../session/create.js';
+import type { SendInput } from '../session/control.js';
+
+/**
+ * What a request means, once its shape has passed the route's schema (protocol/schemas.ts, checked
+ * by the router): the rules no schema can say (a name's form, a directory that exists, durations,
+ * -b without --tty). Each problem is one clear line with code `invalid_argument`; what passes is a
+ * typed spec the engine trusts.
+ */
+
+/** A time limit: null when absent, else longer than 0. */
+function limit(v: unknown, what: string): number | null {
+  const ms = durationField(v, what, -1);
+  if (ms === -1) return null;
+  if (ms <= 0) throw new AmuxError('invalid_argument', `the ${what} must be longer than 0`);
+  return ms;
+}
+
+/** `POST /v1/sessions`. */
+export function parseCreate(body: unknown): SessionSpec {
+  const req = body as CreateSessionRequest;
+  const command = resolveCommand(req);
+  const name = req.name === undefined ? null : validateName(req.name);
+  if (!req.cwd.startsWith('/')) throw new AmuxError('invalid_argument', 'cwd must be an absolute path');
+  let isDir = false;
+  try {
+    isDir = statSync(req.cwd).isDirectory();
+  } catch {
+    /* reported below */
+  }
+  if (!isDir) throw new AmuxError('invalid_argument', `working directory ${req.cwd} does not exist or is not a directory`);
+  const env = req.env ?? {};
+  if (Object.values(env).some((v) => v.includes('\0'))) throw new AmuxError('invalid_argument', 'env values must not contain NUL bytes');
+  return {
+    command, name, cwd: req.cwd, env, umask: req.umask ?? 0o022, autoRemove: req.autoRemove === true,
+    timeoutMs: limit(req.timeoutMs, 'timeout'), idleTimeoutMs: limit(req.idleTimeoutMs, 'idle timeout'),
+  };
+}
+
+/** `POST /v1/sessions/{ref}/jobs`; a duration text is accepted as `timeout` too. */
+export function parseExec(body: unknown): JobSpec {
+  const req = body as ExecRequest & { timeout?: number | string };
+  const command = resolveCommand(req);
+  if (!command) throw new AmuxError('invalid_argument', 'exec needs a command: amux exec ID -- CMD');
+  const background = req.background === true;
+  const tty = req.tty === true;
+  if (background && tty) throw new AmuxError('invalid_argument', '--tty runs a job on the terminal, which only a foreground job has; drop -b or --tty');
+  return { command, mode: background ? 'background' : tty ? 'tty' : 'foreground', timeoutMs: limit(req.timeoutMs ?? req.timeout, 'timeout') };
+}
+
+/** `POST /v1/sessions/{ref}/input`: text or keys (the schema allows exactly one). */
+export function parseInput(body: unknown): SendInput {
+  const req = body as SendInputRequest;
+  const enter = req.enter !== false;
+  return req.keys ? { keys: req.keys, enter } : { text: req.text!, enter };
+}
+
+/** `POST …/kill`: the signal (default TERM) and the grace before SIGKILL (default 5 s). */
+export function parseKill(body: unknown): { signal: NodeJS.Signals; graceMs: number } {
+  const req = body as KillRequest;
+  return { signal: parseSignal(req.signal ?? 'TERM') as NodeJS.Signals, graceMs: grace(req.graceMs) };
+}
+
+/** A grace before SIGKILL: ms or a duration text; the default when absent. */
+export function grace(v: unknown): number {
+  return durationField(v, 'grace', DEFAULT_GRACE_MS);
+}
+
+/** `POST /v1/wait`. */
+export function parseWait(body: unknown): { refs: string[]; timeoutMs: number | null } {
+  const req = body as WaitRequest;
+  return { refs: req.ids, timeoutMs: req.timeoutMs === undefined ? null : durationField(req.timeoutMs, 'timeout', 0) };
+}
+
+/** `POST /v1/prune`: how long ago a session must have ended (default 0: every finished one). */
+export function parsePrune(body: unknown): number {
+  const req = body as PruneRequest & { olderThan?: number | string };
+  return durationField(req.olderThanMs ?? req.olderThan, 'older-than', 0);
+}

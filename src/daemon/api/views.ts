@@ -1,0 +1,62 @@
+import type { EventRecord, JobRecord, SessionRecord } from '../../core/records.js';
+import type { EventView } from '../../protocol/events.js';
+import type { JobView } from '../../protocol/jobs.js';
+import type { SessionView } from '../../protocol/sessions.js';
+
+const iso = (ms: number | null): string | null => (ms == null ? null : new Date(ms).toISOString());
+
+/** The API shape of a session (protocol/sessions.ts; README "API"). */
+export function sessionView(s: SessionRecord, now = Date.now()): SessionView {
+  return {
+    id: s.id,
+    name: s.name,
+    status: s.status,
+    command: s.command,
+    cwd: s.cwd,
+    exitCode: s.exitCode,
+    signal: s.signal,
+    error: s.error,
+    createdAt: iso(s.createdAt)!,
+    startedAt: iso(s.startedAt),
+    endedAt: iso(s.endedAt),
+    durationMs: s.startedAt == null ? null : (s.endedAt ?? now) - s.startedAt,
+    lastActivityAt: iso(s.lastActivityAt),
+    pid: s.pid,
+    removed: s.removedAt != null,
+    removedAt: iso(s.removedAt),
+    closedAt: iso(s.closedAt),
+    logBytes: s.logBytes,
+    logTruncated: s.logTruncated,
+    autoRemove: s.autoRemove,
+    timeoutMs: s.timeoutMs,
+    idleTimeoutMs: s.idleTimeoutMs,
+  };
+}
+
+export function jobView(j: JobRecord, now = Date.now()): JobView {
+  return {
+    id: j.id,
+    sessionId: j.sessionId,
+    seq: j.seq,
+    command: j.command,
+    background: j.background,
+    status: j.status,
+    exitCode: j.exitCode,
+    signal: j.signal,
+    pid: j.pid,
+    startedAt: iso(j.startedAt),
+    endedAt: iso(j.endedAt),
+    durationMs: (j.endedAt ?? now) - j.startedAt,
+    tty: j.tty,
+    timeoutMs: j.timeoutMs,
+    error: j.error,
+    stdoutBytes: j.stdoutBytes,
+    stderrBytes: j.stderrBytes,
+    stdoutTruncated: j.stdoutTruncated,
+    stderrTruncated: j.stderrTruncated,
+  };
+}
+
+export function eventView(e: EventRecord): EventView {
+  return { id: e.id, sessionId: e.sessionId, jobId: e.jobId, type: e.type, data: e.data, createdAt: iso(e.createdAt)! };
+}

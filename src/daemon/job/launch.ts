@@ -1,0 +1,122 @@
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { jobId } from '../../core/ids.js';
+import type { ResolvedCommand } from '../../core/command.js';
+import type { JobRecord, SessionRecord } from '../../core/records.js';
+import { AmuxError } from '../../errors.js';
+import { sessionPaths } from '../../paths.js';
+import { terminalForeground } from '../../process/process-table.js';
+import { buildJobScript, type JobMode } from '../../shell/job-script.js';
+import { paneTarget, typeJobArgs } from '../../tmux/commands.js';
+import type { DaemonContext } from '../context.js';
+import { readStartNotice } from '../output/exit-files.js';
+import { runningSession } from '../session/guards.js';
+import type { JobState } from './state.js';
+import { streamDirOf, type JobStreams } from './streams.js';
+import type { Turns } from './turns.js';
+
+/** A checked exec request (api/validate.ts). */
+export interface JobSpec {
+  command: ResolvedCommand;
+  mode: JobMode;
+  timeoutMs: number | null;
+}
+
+/** How long a typed job may take to be picked up by the shell. */
+export const START_TIMEOUT_MS = 10_000;
+
+export interface LaunchParts {
+  ctx: DaemonContext;
+  state: JobState;
+  turns: Turns;
+  streams: JobStreams;
+}
+
+/**
+ * `amux exec` (ADR 0009): starts a job and resolves once the shell has started it (a background
+ * job's pid is then known). A foreground job keeps the session's turn until it ends; `abort` (the
+ * caller went away) drops a job still waiting for its turn. With `hold`, its streams are held for
+ * a reader from its first byte (the reader's frames let go).
+ */
+export async function execJob(p: LaunchParts, sessionId: string, spec: JobSpec, abort?: AbortSignal, hold = false): Promise<JobRecord> {
+  runningSession(p.ctx, sessionId, 'exec');
+  const release = await p.turns.take(sessionId);
+  let started: JobRecord | null = null;
+  try {
+    if (abort?.aborted) throw new AmuxError('operation_failed', 'the request was cancelled before its turn');
+    const s = runningSession(p.ctx, sessionId, 'exec');
+    assertIdleShell(p, s);
+    started = await launch(p, s, spec, hold);
+    return started;
+  } finally {
+    // A foreground job holds the turn until it ends; everything else gives it back now.
+    if (started && spec.mode !== 'background') void p.state.waitEnded(started.id).then(release);
+    else release();
+  }
+}
+
+/** "session busy": the shell runs something amux did not queue (its main command, or a typed command). */
+function assertIdleShell(p: LaunchParts, s: SessionRecord): void {
+  if (s.hasCommand && p.ctx.store.getJob(jobId(s.id, 1))?.status === 'running') {
+    throw new AmuxError('invalid_state', `session ${s.id} is busy: its main command is still running; wait for it ('amux wait ${s.id}') or exec in a shell session`);
+  }
+  const fg = terminalForeground(s.pid!);
+  if (fg !== null && fg !== s.pid) {
+    throw new AmuxError('invalid_state', `session ${s.id} is busy: its shell is running a command that amux did not queue (typed in the terminal); wait until it is back at its prompt`);
+  }
+}
+
+async function launch(p: LaunchParts, s: SessionRecord, spec: JobSpec, hold: boolean): Promise<JobRecord> {
+  const { ctx, state } = p;
+  const { command, mode, timeoutMs } = spec;
+  const seq = ctx.store.nextJobSeq(s.id);
+  const id = jobId(s.id, seq);
+  const dir = streamDirOf(ctx, s.id, seq);
+  const script = sessionPaths(ctx.paths, s.id).jobScript(seq);
+  const now = Date.now();
+  const captured = mode !== 'tty';
+  const record: JobRecord = {
+    id, sessionId: s.id, seq, command: command.display, background: mode === 'background', status: 'running',
+    exitCode: null, signal: null, pid: null, startedAt: now, endedAt: null, tty: !captured, timeoutMs,
+    error: null, stdoutBytes: captured ? 0 : null, stderrBytes: captured ? 0 : null,
+    stdoutTruncated: false, stderrTruncated: false,
+  };
+  if (captured) mkdirSync(dir, { recursive: true, mode: 0o700 });
+  if (hold && captured) p.streams.hold(record);
+  writeFileSync(script, buildJobScript({ seq, mode, script: command.script, streamDir: dir }), { mode: 0o600 });
+  ctx.store.tx(() => {
+    ctx.store.insertJob(record);
+    ctx.store.addEvent({
+      sessionId: s.id, jobId: id, type: 'job_started',
+      data: { seq, command: command.display, background: record.background, tty: record.tty, ...(timeoutMs ? { timeoutMs } : {}) },
+      createdAt: now,
+    });
+  });
+  if (mode !== 'background') state.setForeground(s.id, id);
+  let start: string | null;
+  try {
+    await ctx.tmux.run(typeJobArgs(paneTarget(s.id), seq));
+    start = await awaitStart(p, s.id, seq);
+    if (start === null) throw new AmuxError('operation_failed', `session ${s.id}: its shell did not start job ${id} within ${START_TIMEOUT_MS / 1000} s; is something running in it? ('amux logs ${s.id} --screen')`);
+  } catch (err) {
+    rmSync(script, { force: true }); // a late prompt must not run it after all
+    if (hold && captured) p.streams.release(record);
+    state.finish(ctx.store.getJob(id)!, { kind: 'not_started', error: (err as Error).message });
+    throw err;
+  }
+  const pid = mode === 'background' ? Number(start) || null : null;
+  if (pid) ctx.store.updateJob(id, { pid });
+  return ctx.store.getJob(id)!;
+}
+
+/**
+ * The start notice once the shell wrote it; null after START_TIMEOUT_MS. Woken by the exit
+ * watch (inotify), polled every 50 ms as a fallback.
+ */
+async function awaitStart(p: LaunchParts, sessionId: string, seq: number): Promise<string | null> {
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  for (;;) {
+    const start = readStartNotice(p.ctx, sessionId, seq);
+    if (start !== null || Date.now() >= deadline) return start;
+    await p.state.awaitStartNotice(jobId(sessionId, seq), 50);
+  }
+}

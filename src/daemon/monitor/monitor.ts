@@ -1,0 +1,173 @@
+import fnv from 'fnv-plus';
+import type { SessionRecord } from '../../core/records.js';
+import { LIVE_STATUSES } from '../../core/status.js';
+import { decideStatus } from '../../core/status-rules.js';
+import { childCount } from '../../process/process-table.js';
+import { captureScript, listPanesArgs, parseCaptures, parsePanes, sourceStdinArgs, tmuxSessionName } from '../../tmux/commands.js';
+import { runtimeOf, type DaemonContext } from '../context.js';
+import type { Jobs } from '../job/jobs.js';
+import { exitTime, mainExit } from '../output/exit-files.js';
+import { logBytes, logPatch } from '../output/log-size.js';
+import { reportError } from '../session/errors.js';
+import { isSessionLocked } from '../session/lock.js';
+import { applyDecision } from '../session/transitions.js';
+import { ExitWatch } from './exit-watch.js';
+
+/**
+ * Owns status (README "How it works", ADR 0003): a batched refresh of all live sessions with O(1)
+ * process spawns (list-panes, and one chained capture of the panes that changed in place),
+ * single-flight, cached for `statusCacheMs`, kept fresh by a timer so that readers never wait;
+ * and the exit watch, so that exits are seen at once.
+ */
+export class Monitor {
+  private inflight: Promise<void> | null = null;
+  private lastRefreshAt = 0;
+
+  /** When the last refresh finished: what the store says about output is true as of then. */
+  get refreshedAt(): number {
+    return this.lastRefreshAt;
+  }
+  private timer: NodeJS.Timeout | null = null;
+  private readonly exits: ExitWatch;
+
+  constructor(private readonly ctx: DaemonContext, private readonly jobs: Jobs) {
+    this.exits = new ExitWatch(ctx, jobs.watch, () => void this.refresh().catch(() => undefined));
+  }
+
+  start(): void {
+    this.exits.start();
+    // Refresh a little before the cache expires, so that readers (`amux ps`) never wait for one.
+    const early = Math.min(500, this.ctx.settings.statusCacheMs / 2);
+    this.timer = setInterval(() => {
+      if (Date.now() - this.lastRefreshAt >= this.ctx.settings.statusCacheMs - early) this.refresh().catch(() => undefined);
+    }, 250);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.exits.stop();
+  }
+
+  /** Resolves when no refresh is under way (graceful shutdown). */
+  async idle(): Promise<void> {
+    await this.inflight?.catch(() => undefined);
+  }
+
+  /** Refreshes unless the cache is younger than the status cache time. */
+  async ensureFresh(): Promise<void> {
+    if (Date.now() - this.lastRefreshAt < this.ctx.settings.statusCacheMs) return;
+    await this.refresh();
+  }
+
+  /** One refresh for all live sessions; concurrent callers share it. */
+  refresh(): Promise<void> {
+    if (!this.inflight) {
+      this.inflight = this.doRefresh().finally(() => {
+        this.inflight = null;
+      });
+    }
+    return this.inflight;
+  }
+
+  private async doRefresh(): Promise<void> {
+    const { ctx } = this;
+    this.jobs.watch.sweep();
+    const live = ctx.store.listSessions({ statuses: [...LIVE_STATUSES] });
+    if (live.length === 0) {
+      this.lastRefreshAt = Date.now();
+      return;
+    }
+    const panesOut = await ctx.tmux.runIfServer(listPanesArgs());
+    const panes = new Map(parsePanes(panesOut).map((p) => [p.sessionName, p]));
+
+    // The fingerprint decides what needs a capture (ADR 0003): when the cursor or the scrollback
+    // moved, the screen changed for certain; when only the log grew, a capture and its hash tell a
+    // real in-place update (a progress bar) from an identical redraw.
+    const toCapture: string[] = [];
+    const moved = new Set<string>();
+    for (const s of live) {
+      const pane = panes.get(tmuxSessionName(s.id));
+      if (!pane || pane.dead) continue;
+      const rt = runtimeOf(ctx, s.id);
+      const size = logBytes(ctx, s);
+      const place = `${pane.cursorX},${pane.cursorY},${pane.historySize}`;
+      if (rt.screenHash === undefined) toCapture.push(pane.paneId); // the first look is a baseline
+      else if (place !== rt.place) moved.add(s.id);
+      else if (size !== rt.logEnd) toCapture.push(pane.paneId);
+      rt.place = place;
+      rt.logEnd = size;
+    }
+    const captures = toCapture.length ? await this.captureMany(toCapture) : new Map<string, string>();
+
+    const now = Date.now();
+    const seen = new Set(live.map((s) => s.id));
+    ctx.store.tx(() => {
+      // Re-read inside the transaction: a kill or an exit may have changed rows while tmux answered.
+      // Only sessions of the snapshot are decided: one that started after list-panes ran has no
+      // pane in this listing and is not gone.
+      for (const s of ctx.store.listSessions({ statuses: [...LIVE_STATUSES] })) {
+        if (!seen.has(s.id)) continue;
+        try {
+          this.decide(s, panes.get(tmuxSessionName(s.id)), captures, moved.has(s.id), now);
+        } catch (err) {
+          // One session's problem must not stop the others from being refreshed.
+          reportError(ctx, s.id, `status refresh failed: ${(err as Error).message}`);
+        }
+      }
+    });
+    this.lastRefreshAt = Date.now();
+  }
+
+  private decide(
+    s: SessionRecord,
+    pane: ReturnType<typeof parsePanes>[number] | undefined,
+    captures: Map<string, string>,
+    moved: boolean,
+    now: number,
+  ): void {
+    const { ctx } = this;
+    if (isSessionLocked(s.id)) return; // a kill (or rm) decides this session itself
+    const rt = runtimeOf(ctx, s.id);
+    const mainExitCode = mainExit(ctx, s);
+    let outputChanged = moved;
+    const screen = pane ? captures.get(pane.paneId) : undefined;
+    if (screen !== undefined) {
+      const hash = String(fnv.fast1a64(screen));
+      // The first screen seen (new session, or adopted after a daemon restart) is a baseline. A hash
+      // kept from before a `moved` refresh can only make the next capture report one change too many.
+      outputChanged = rt.screenHash !== undefined && hash !== rt.screenHash;
+      rt.screenHash = hash;
+    }
+    const lastActivityAt = outputChanged ? now : (s.lastActivityAt ?? s.startedAt ?? now);
+    const decision = decideStatus(
+      s.status,
+      {
+        present: pane !== undefined,
+        paneDead: pane?.dead ?? false,
+        paneDeadStatus: pane?.deadStatus ?? null,
+        paneDeadSignal: pane?.deadSignal ?? null,
+        mainExit: mainExitCode,
+        jobRunning: (s.hasCommand && mainExitCode === null) || this.jobs.state.foregroundRunning(s.id),
+        children: pane && !pane.dead && s.pid ? childCount(s.pid) : 0,
+        outputChanged,
+      },
+      { now, lastActivityAt, idleThresholdMs: ctx.settings.idleThresholdMs },
+    );
+    // An end proven by the exit file happened when the shell wrote it (maybe while no daemon ran).
+    if (mainExitCode !== null && decision.exitCode === mainExitCode) decision.endedAt = exitTime(ctx, s.id, 1, now);
+    // rt.logEnd was measured by this refresh for every pane it looked at.
+    const patch: Partial<SessionRecord> = pane && !pane.dead && rt.logEnd !== undefined ? logPatch(ctx, s, rt.logEnd) : {};
+    if (outputChanged) patch.lastActivityAt = now;
+    if (Object.keys(patch).length) ctx.store.updateSession(s.id, patch);
+    applyDecision(ctx, { ...s, ...patch }, decision, now, true);
+  }
+
+  /** Captures many panes with one tmux process: a command file, each capture behind a separator. */
+  private async captureMany(paneIds: string[]): Promise<Map<string, string>> {
+    const separator = `@@amux-${Math.random().toString(36).slice(2)}@@`;
+    const script = captureScript(paneIds, separator);
+    const out = await this.ctx.tmux.runIfServer(sourceStdinArgs(), { input: script, lenient: true });
+    return parseCaptures(out, separator);
+  }
+}

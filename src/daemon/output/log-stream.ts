@@ -1,0 +1,108 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { MAX_MARK, MarkerStream } from '../../core/markers.js';
+import type { SessionRecord } from '../../core/records.js';
+import { isTerminal } from '../../core/status.js';
+import { sessionPaths } from '../../paths.js';
+import type { DaemonContext } from '../context.js';
+import { readLog, type LogRead } from './log-files.js';
+
+export interface LogQuery {
+  sinceOffset: number;
+  limit: number;
+  follow: boolean;
+  /** Only the bytes of job `job`, between its start and end markers (e.g. `run -w`). */
+  job: number | null;
+}
+
+const PAGE = 1024 * 1024;
+const SETTLE_MS = 300;
+const MAX_DRAIN_MS = 3000;
+
+/** Filters marker pieces to output bytes, honouring a job range. */
+class JobFilter {
+  inJob: boolean;
+  ended = false;
+
+  constructor(private readonly job: number | null, startedMidway: boolean) {
+    this.inJob = job === null || startedMidway;
+  }
+
+  take(stream: MarkerStream, data: Buffer, final: boolean): Buffer[] {
+    const out: Buffer[] = [];
+    for (const p of stream.feed(data, final)) {
+      if (this.ended) break;
+      if ('data' in p) {
+        if (this.inJob) out.push(p.data);
+      } else if (this.job !== null && p.mark.seq === this.job) {
+        if (p.mark.kind === 'start') this.inJob = true;
+        else {
+          this.inJob = false;
+          this.ended = true;
+        }
+      }
+    }
+    return out;
+  }
+}
+
+/** A page of a session's output: where it lies (absolute offsets; PAGE_HEADERS on the wire) and its bytes, markers removed. */
+export interface LogPage {
+  offset: number;
+  /** Where the next page starts; null on a followed stream. */
+  nextOffset: number | null;
+  truncated: boolean;
+}
+
+/**
+ * A session's terminal output (markers removed) from `sinceOffset`: `page` tells where it lies
+ * before the first byte is read from `body`. With `follow`, the body goes on until the session
+ * has ended and its output settled; without, it is one page of at most `limit` bytes.
+ */
+export function readSessionLog(ctx: DaemonContext, s: SessionRecord, q: LogQuery): { page: LogPage; body: AsyncGenerator<Buffer> } {
+  const dir = sessionPaths(ctx.paths, s.id).logDir;
+  const chunk = s.logChunkBytes;
+  const stream = new MarkerStream(s.nonce);
+  const first = readLog(dir, chunk, q.sinceOffset, q.follow ? PAGE : Math.min(q.limit, PAGE * 64));
+  // Job 1 starts with the log: when its start was dropped, the kept log is inside it. A later job's
+  // start marker is further on; when it was dropped, nothing of the job is known to be left.
+  const filter = new JobFilter(q.job, first.offset > 0 && q.job === 1);
+  const page: LogPage = { offset: first.offset, nextOffset: null, truncated: first.extent.truncated };
+  if (q.follow) return { page, body: follow(ctx, s, filter, stream, first) };
+
+  let read = first;
+  // A page that holds only the start of a job marker would not advance; it extends to the end of
+  // the marker (at most MAX_MARK bytes more), which is then stripped.
+  if (read.data.length > 0 && read.data.length < MAX_MARK && read.nextOffset < read.extent.end) {
+    const longer = readLog(dir, chunk, q.sinceOffset, read.data.length + MAX_MARK);
+    const probe = new MarkerStream(s.nonce);
+    probe.feed(read.data);
+    if (probe.offset === 0) read = longer;
+  }
+  const final = read.nextOffset >= read.extent.end && isTerminal(ctx.store.getSession(s.id)?.status ?? 'failed');
+  const data = Buffer.concat(filter.take(stream, read.data, final));
+  page.nextOffset = read.offset + stream.offset;
+  return { page, body: (async function* () { yield data; })() };
+}
+
+async function* follow(ctx: DaemonContext, s: SessionRecord, filter: JobFilter, stream: MarkerStream, first: LogRead): AsyncGenerator<Buffer> {
+  const dir = sessionPaths(ctx.paths, s.id).logDir;
+  let read = first;
+  let endedAt: number | null = null;
+  let quietSince = Date.now();
+  for (;;) {
+    for (const b of filter.take(stream, read.data, false)) yield b;
+    if (filter.ended) break;
+    if (read.data.length > 0) quietSince = Date.now();
+    else {
+      const cur = ctx.store.getSession(s.id);
+      if (!cur || isTerminal(cur.status) || cur.removedAt) {
+        endedAt ??= Date.now();
+        const now = Date.now();
+        if (now - quietSince >= SETTLE_MS || now - endedAt >= MAX_DRAIN_MS) break;
+      }
+      await sleep(25);
+    }
+    read = readLog(dir, s.logChunkBytes, read.nextOffset, PAGE);
+  }
+  yield* filter.take(stream, Buffer.alloc(0), true);
+}

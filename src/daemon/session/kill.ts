@@ -1,0 +1,80 @@
+import type { SessionRecord } from '../../core/records.js';
+import { isTerminal } from '../../core/status.js';
+import { AmuxError } from '../../errors.js';
+import { descendantsOf, isAlive, sessionProcesses, signalAll } from '../../process/process-table.js';
+import { terminate } from '../../process/terminate.js';
+import { killSessionArgs } from '../../tmux/commands.js';
+import { TmuxCommandError } from '../../tmux/tmux.js';
+import type { DaemonContext } from '../context.js';
+import { mainExit } from '../output/exit-files.js';
+import { withSessionLock } from './lock.js';
+import { applyDecision } from './transitions.js';
+
+/** How a kill ends a session: `amux kill` stops it; a timeout expires it (ADR 0010). */
+export interface KillOutcome {
+  status: 'stopped' | 'expired';
+  /** The state_changed reason; `killed with SIGNAL` when absent. */
+  reason?: string;
+  error?: string;
+  /** Refuse (invalid_state) unless the session is still pending when the lock is held (`rm` without -f). */
+  onlyIfPending?: boolean;
+}
+
+/**
+ * `amux kill` of a session (README "Commands"): `signal` to every process of the session, SIGKILL
+ * to survivors after `graceMs` (the terminate routine), then the tmux session is closed and the
+ * status is `stopped` (or `expired`, for a timeout). A finished session is a no-op; a pending
+ * one ends without having run.
+ */
+export function killSession(
+  ctx: DaemonContext, id: string, signal: NodeJS.Signals, graceMs: number, outcome: KillOutcome = { status: 'stopped' },
+): Promise<SessionRecord> {
+  return withSessionLock(id, async () => {
+    const s = ctx.store.getSession(id);
+    if (!s) throw new AmuxError('session_not_found', `no such session: ${id}`);
+    if (isTerminal(s.status)) return s;
+    if (outcome.onlyIfPending && s.status !== 'pending') {
+      throw new AmuxError('invalid_state', `session ${id} started meanwhile (${s.status}); stop it first ('amux kill ${id}') or use 'amux rm -f ${id}'`);
+    }
+    if (s.status === 'pending') {
+      return applyDecision(ctx, s, { status: outcome.status, reason: outcome.reason ?? 'killed while pending', error: outcome.error ?? 'stopped before it started' });
+    }
+    // Every process of the session, and the shell: a command that is a loop of the shell itself
+    // ends with it (the rcfile's TERM trap). Survivors of the grace get SIGKILL, except the shell,
+    // which closing the tmux session hangs up.
+    const shell = s.pid;
+    const pids = sessionProcesses(shell);
+    let survivors: number[] = [];
+    const { endedBy } = await terminate({
+      signal: (sig) => {
+        if (sig === 'SIGKILL') return signalAll(survivors, 'SIGKILL');
+        signalAll([...pids, ...(shell ? [shell] : [])], sig);
+        // Stopped processes act on the signal only once continued; the shell last (see pauseSession).
+        if (s.status === 'paused') signalAll([...pids, ...(shell ? [shell] : [])], 'SIGCONT');
+      },
+      // Ended: nothing of it runs (what it forked meanwhile included), and its shell is gone or no
+      // longer runs the main command (a shell at its prompt ignores INT: it need not die).
+      ended: () => ![...pids, ...(shell ? descendantsOf(shell) : [])].some(isAlive) && (!shell || !isAlive(shell) || !s.hasCommand || mainExit(ctx, s) !== null),
+      afterGrace: async () => {
+        survivors = [...new Set([...pids, ...sessionProcesses(s.pid)])].filter(isAlive);
+        await closeTmuxSession(ctx, id);
+      },
+      mustKill: () => survivors.length > 0,
+    }, { signal, graceMs });
+    const current = ctx.store.getSession(id)!;
+    if (isTerminal(current.status)) return current;
+    return applyDecision(ctx, current, {
+      status: outcome.status, reason: outcome.reason ?? `killed with ${endedBy}`, exitCode: mainExit(ctx, s), signal: endedBy,
+      ...(outcome.error ? { error: outcome.error } : {}),
+    });
+  });
+}
+
+/** Closes a session's tmux session; one already gone is fine. */
+export async function closeTmuxSession(ctx: DaemonContext, id: string): Promise<void> {
+  try {
+    await ctx.tmux.run(killSessionArgs(id));
+  } catch (err) {
+    if (!(err instanceof TmuxCommandError && err.notFound)) throw err;
+  }
+}

@@ -1,0 +1,26 @@
+import { isTerminal } from '../../core/status.js';
+import type { DaemonContext } from '../context.js';
+import { syncLog } from '../output/log-size.js';
+import { reportError } from './errors.js';
+import { removeSession } from './remove.js';
+
+/** Output still in flight when a session ended reaches its log within this time. */
+const SETTLE_MS = 1000;
+
+/**
+ * What follows a session's end, once its output has settled: the log size in its row and, for
+ * `run --rm`, its removal (its last 2 KiB of output stay in the row). Its running jobs end with
+ * it too (job/watch.ts), and its job 1 in the same transaction as its status (job/main-job.ts).
+ */
+export function watchSessionEnds(ctx: DaemonContext): void {
+  ctx.bus.on('change', (id: string) => {
+    const s = ctx.store.getSession(id);
+    if (!s || !isTerminal(s.status) || s.removedAt) return;
+    setTimeout(() => {
+      syncLog(ctx, id);
+      if (s.autoRemove) {
+        removeSession(ctx, id, false, 0).catch((err) => reportError(ctx, id, `could not remove the session (--rm): ${(err as Error).message}`));
+      }
+    }, SETTLE_MS).unref();
+  });
+}

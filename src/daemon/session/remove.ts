@@ -1,0 +1,70 @@
+import { readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { renderPlain } from '../../core/log-render.js';
+import { stripMarkers } from '../../core/markers.js';
+import type { SessionRecord } from '../../core/records.js';
+import { isTerminal } from '../../core/status.js';
+import { AmuxError } from '../../errors.js';
+import { sessionPaths } from '../../paths.js';
+import type { DaemonContext } from '../context.js';
+import { logExtent, readLog } from '../output/log-files.js';
+import { openSession } from './guards.js';
+import { closeTmuxSession, killSession } from './kill.js';
+import { withSessionLock } from './lock.js';
+
+/** The last 2 KiB of a session's output as plain text, kept in its history row on removal. */
+function lastOutput(ctx: DaemonContext, s: SessionRecord): string {
+  const dir = sessionPaths(ctx.paths, s.id).logDir;
+  const { end } = logExtent(dir, s.logChunkBytes);
+  const { data } = readLog(dir, s.logChunkBytes, Math.max(0, end - 2048), 2048);
+  return renderPlain(stripMarkers(data, s.nonce).toString('utf8'));
+}
+
+/** Deletes the files of sessions: their directory (log, jobs, rcfile) and their exit-status files. */
+export function removeSessionFiles(ctx: DaemonContext, ids: readonly string[]): void {
+  const set = new Set(ids);
+  for (const id of ids) {
+    rmSync(sessionPaths(ctx.paths, id).dir, { recursive: true, force: true });
+    ctx.runtime.delete(id);
+  }
+  for (const f of readdirSync(ctx.paths.exitsDir)) {
+    if (set.has(f.slice(0, f.indexOf('.')))) rmSync(join(ctx.paths.exitsDir, f), { force: true });
+  }
+}
+
+/** `amux prune`: removes the finished sessions that ended at least `olderThanMs` ago. */
+export async function pruneSessions(ctx: DaemonContext, olderThanMs: number): Promise<SessionRecord[]> {
+  const removed: SessionRecord[] = [];
+  for (const s of ctx.store.finishedBefore(Date.now() - olderThanMs, { includeRemoved: false })) {
+    try {
+      removed.push(await removeSession(ctx, s.id, false, 0));
+    } catch (err) {
+      if (!(err instanceof AmuxError && err.code === 'session_not_found')) throw err; // removed meanwhile (--rm)
+    }
+  }
+  return removed;
+}
+
+/** `amux rm` (README "Commands"): a finished session's tmux session and files go; its row and events stay. */
+export async function removeSession(ctx: DaemonContext, id: string, force: boolean, graceMs: number): Promise<SessionRecord> {
+  const s = openSession(ctx, id);
+  if (!isTerminal(s.status)) {
+    // A pending session has not run anything: removing it loses nothing, as with `docker rm` of a created container.
+    if (!force && s.status !== 'pending') throw new AmuxError('invalid_state', `session ${id} is ${s.status}; stop it first ('amux kill ${id}') or use 'amux rm -f ${id}'`);
+    await killSession(ctx, id, 'SIGTERM', graceMs, { status: 'stopped', reason: s.status === 'pending' ? 'removed while pending' : undefined, onlyIfPending: !force });
+  }
+  return withSessionLock(id, async () => {
+    const cur = ctx.store.getSession(id)!;
+    if (cur.removedAt) return cur;
+    await closeTmuxSession(ctx, id);
+    const tail = lastOutput(ctx, cur);
+    const now = Date.now();
+    ctx.store.tx(() => {
+      ctx.store.updateSession(id, { removedAt: now, lastOutput: tail });
+      ctx.store.addEvent({ sessionId: id, jobId: null, type: 'session_removed', data: {}, createdAt: now });
+    });
+    removeSessionFiles(ctx, [id]);
+    ctx.bus.emit('change', id);
+    return { ...cur, removedAt: now, lastOutput: tail };
+  });
+}

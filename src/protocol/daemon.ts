@@ -1,0 +1,23 @@
+// The daemon itself on the wire (README "API").
+import type { Settings } from '../core/settings.js';
+
+/** The answer of `GET /v1/health` (`amux daemon status --json`). */
+export interface Health {
+  pid: number;
+  socket: string;
+  version: string;
+  uptimeMs: number;
+  /** Sessions not removed, and of those the live and pending ones. */
+  sessions: number;
+  live: number;
+  pending: number;
+  home: string;
+  /** The settings in force (read when the daemon started). */
+  settings: Settings;
+}
+
+/** The answer of `POST /v1/daemon/stop`. */
+export interface StopAnswer {
+  stopping: boolean;
+  pid: number;
+}

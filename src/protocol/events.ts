@@ -1,0 +1,64 @@
+// Events, history and stats on the wire (README "API").
+import type { SessionStatus } from '../core/status.js';
+
+/** One event row. */
+export interface EventView {
+  id: number;
+  sessionId: string;
+  jobId: string | null;
+  type: string;
+  data: Record<string, unknown>;
+  createdAt: string;
+}
+
+/** Query of `GET /v1/events` (NDJSON of EventView, oldest first). */
+export interface EventsQuery {
+  /** Only this session (a reference; a removed one by full id). */
+  session?: string;
+  /** Only events of the last `since`: ms or a duration text. */
+  since?: number | string;
+  /** Then every new event as it is written, until the client leaves or the session is removed. */
+  follow?: boolean;
+  /** Only events after this id (a reader's cursor). */
+  after?: number;
+  /** At most this many (not with follow). */
+  limit?: number;
+}
+
+/** Query of `GET /v1/history` (an array of SessionView, removed sessions included). */
+export interface HistoryQuery {
+  status?: readonly SessionStatus[] | string;
+  /** Only sessions created in the last `since`: ms or a duration text. */
+  since?: number | string;
+  limit?: number;
+}
+
+/** Query of `GET /v1/stats`. */
+export interface StatsQuery {
+  /** The window: ms or a duration text; default 24h. */
+  since?: number | string;
+}
+
+/** The answer of `GET /v1/stats`: numbers over the sessions created, and events written, in a window that ends now. */
+export interface StatsView {
+  /** Start of the window (ISO-8601 UTC). */
+  since: string;
+  windowMs: number;
+  total: number;
+  /** Every status, zeros included. */
+  byStatus: Record<SessionStatus, number>;
+  /** Sessions in a terminal status: the denominator of the rates. */
+  terminal: number;
+  /** Sessions that started and ended: the ones the durations are over. */
+  durationCount: number;
+  /** Mean of endedAt − startedAt, rounded to ms; null without such sessions. */
+  avgDurationMs: number | null;
+  /** Nearest-rank 95th percentile of endedAt − startedAt. */
+  p95DurationMs: number | null;
+  /** failed / terminal; null without a terminal session. */
+  failureRate: number | null;
+  /** expired / terminal; null without a terminal session. */
+  expiryRate: number | null;
+  eventsTotal: number;
+  eventsByType: Record<string, number>;
+}

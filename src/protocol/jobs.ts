@@ -1,0 +1,49 @@
+// Jobs on the wire (README "API").
+import type { JobFacts } from '../core/records.js';
+import type { JobStatus } from '../core/status.js';
+
+export type { JobStatus };
+
+/** A job as the API returns it: ISO-8601 UTC times. */
+export interface JobView extends JobFacts {
+  startedAt: string | null;
+  endedAt: string | null;
+  durationMs: number;
+}
+
+/** The body of `POST /v1/sessions/{ref}/jobs`. */
+export interface ExecRequest {
+  command?: string;
+  argv?: string[];
+  background?: boolean;
+  /** Run on the terminal (foreground only). */
+  tty?: boolean;
+  /** The job is killed (TERM, grace, KILL) and ends `killed` with exit code 124: ms, or a duration text. */
+  timeoutMs?: number | string;
+}
+
+/** Query of `POST /v1/sessions/{ref}/jobs`. */
+export interface ExecQuery {
+  /** Answer with the job's frames until it ends (foreground, captured jobs): one request for the whole job. */
+  stream?: boolean;
+}
+
+/** Query of `GET /v1/sessions/{ref}/jobs`. */
+export interface JobListQuery {
+  status?: readonly JobStatus[] | string;
+  background?: boolean;
+  limit?: number;
+}
+
+export type JobStream = 'stdout' | 'stderr';
+
+/**
+ * Query of `GET /v1/jobs/{id}/output`. With one `stream` and no `follow`: that stream's bytes
+ * (headers as for logs, plus `x-amux-total`); otherwise frames (see frames.ts).
+ */
+export interface JobOutputQuery {
+  stream?: JobStream;
+  follow?: boolean;
+  sinceOffset?: number;
+  limit?: number;
+}

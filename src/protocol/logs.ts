@@ -1,0 +1,42 @@
+// Output pages on the wire (README "API"): `GET /v1/sessions/{ref}/logs` and one stream of `GET /v1/jobs/{id}/output`.
+
+/** Query of `GET /v1/sessions/{ref}/logs`. */
+export interface LogsQuery {
+  /** Absolute byte offset to start at. */
+  sinceOffset?: number;
+  /** At most this many bytes (plus up to one job marker, so that every page advances). */
+  limit?: number;
+  /** Stream until the session has ended (close-delimited body). */
+  follow?: boolean;
+  /** Only the bytes of this job's run on the terminal (job 1, or a `--tty` job). */
+  job?: number;
+}
+
+/** Response headers that place a page in the output: absolute offsets, so paging survives truncation. */
+export const PAGE_HEADERS = {
+  /** The offset of the first byte sent. */
+  offset: 'x-amux-offset',
+  /** Where the next page starts (not on a followed stream). */
+  nextOffset: 'x-amux-next-offset',
+  /** Older bytes were dropped by the cap. */
+  truncated: 'x-amux-truncated',
+  /** Bytes the stream received in all (job streams). */
+  total: 'x-amux-total',
+} as const;
+
+/** Where a page lies, read from its headers (`nextOffset` and `total` are NaN when absent). */
+export interface PageInfo {
+  offset: number;
+  nextOffset: number;
+  truncated: boolean;
+  total: number;
+}
+
+export function pageInfo(headers: Record<string, string | undefined>): PageInfo {
+  return {
+    offset: Number(headers[PAGE_HEADERS.offset]),
+    nextOffset: Number(headers[PAGE_HEADERS.nextOffset]),
+    truncated: headers[PAGE_HEADERS.truncated] === 'true',
+    total: Number(headers[PAGE_HEADERS.total]),
+  };
+}

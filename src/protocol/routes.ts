@@ -1,0 +1,51 @@
+/**
+ * Every route of the API (README "API"): its method and path pattern. The daemon's router
+ * registers exactly these, and the client builds its request paths from them (`pathOf`), so a
+ * URL is written down once.
+ */
+export const ROUTES = {
+  health: { method: 'GET', path: '/v1/health' },
+  stopDaemon: { method: 'POST', path: '/v1/daemon/stop' },
+  listSessions: { method: 'GET', path: '/v1/sessions' },
+  createSession: { method: 'POST', path: '/v1/sessions' },
+  inspect: { method: 'GET', path: '/v1/sessions/:ref' },
+  removeSession: { method: 'DELETE', path: '/v1/sessions/:ref' },
+  killSession: { method: 'POST', path: '/v1/sessions/:ref/kill' },
+  pause: { method: 'POST', path: '/v1/sessions/:ref/pause' },
+  resume: { method: 'POST', path: '/v1/sessions/:ref/resume' },
+  sendInput: { method: 'POST', path: '/v1/sessions/:ref/input' },
+  logs: { method: 'GET', path: '/v1/sessions/:ref/logs' },
+  screen: { method: 'GET', path: '/v1/sessions/:ref/screen' },
+  exec: { method: 'POST', path: '/v1/sessions/:ref/jobs' },
+  listJobs: { method: 'GET', path: '/v1/sessions/:ref/jobs' },
+  getJob: { method: 'GET', path: '/v1/jobs/:id' },
+  killJob: { method: 'POST', path: '/v1/jobs/:id/kill' },
+  jobOutput: { method: 'GET', path: '/v1/jobs/:id/output' },
+  wait: { method: 'POST', path: '/v1/wait' },
+  prune: { method: 'POST', path: '/v1/prune' },
+  events: { method: 'GET', path: '/v1/events' },
+  history: { method: 'GET', path: '/v1/history' },
+  stats: { method: 'GET', path: '/v1/stats' },
+} as const;
+
+export type RouteName = keyof typeof ROUTES;
+export type Route = (typeof ROUTES)[RouteName];
+
+/** A query value: lists are comma-joined, booleans are `1` (left out when false), undefined is left out. */
+export type QueryValue = string | number | boolean | readonly string[] | undefined;
+
+/** The path of `route` with its `:params` filled in (URI-encoded) and `query` appended. */
+export function pathOf(route: Route, params: Record<string, string> = {}, query: object = {}): string {
+  const path = route.path.replace(/:(\w+)/g, (_, key: string) => {
+    const v = params[key];
+    if (v === undefined) throw new Error(`route ${route.path} needs :${key}`);
+    return encodeURIComponent(v);
+  });
+  const q = new URLSearchParams();
+  for (const [key, v] of Object.entries(query) as [string, QueryValue][]) {
+    if (v === undefined || v === false) continue;
+    q.set(key, v === true ? '1' : Array.isArray(v) ? v.join(',') : String(v));
+  }
+  const text = q.toString();
+  return text ? `${path}?${text}` : path;
+}

@@ -1,0 +1,99 @@
+// Sessions on the wire (README "API"): what the daemon answers and what it accepts.
+import type { SessionFacts } from '../core/records.js';
+import type { SessionStatus } from '../core/status.js';
+import type { EventView } from './events.js';
+import type { JobView } from './jobs.js';
+
+export type { SessionStatus };
+
+/** A session as the API returns it: camelCase, ISO-8601 UTC times, null where unknown. */
+export interface SessionView extends SessionFacts {
+  createdAt: string;
+  startedAt: string | null;
+  endedAt: string | null;
+  durationMs: number | null;
+  lastActivityAt: string | null;
+  removed: boolean;
+  removedAt: string | null;
+  /** When its tmux session was closed after finishing (finishedTtl); its log and row stay. */
+  closedAt: string | null;
+}
+
+/** The body of `POST /v1/sessions`. */
+export interface CreateSessionRequest {
+  /** A shell command line, run by the session's bash. Mutually exclusive with `argv`. */
+  command?: string;
+  /** An exact argv; each word is passed literally. */
+  argv?: string[];
+  name?: string;
+  /** Absolute working directory; must exist. */
+  cwd: string;
+  /** The complete environment of the session (usually the caller's), plus `-e` overrides. */
+  env?: Record<string, string>;
+  /** Remove the session once it has finished. */
+  autoRemove?: boolean;
+  /** The caller's umask (default 0o022). */
+  umask?: number;
+  /** Expire the session this long after it started: ms, or a duration text such as `90s`. */
+  timeoutMs?: number | string;
+  /** Expire the session after this long without output: ms, or a duration text. */
+  idleTimeoutMs?: number | string;
+}
+
+/** Query of `GET /v1/sessions`. */
+export interface SessionListQuery {
+  /** Only these statuses. */
+  status?: readonly SessionStatus[] | string;
+  /** Removed sessions too. */
+  all?: boolean;
+}
+
+/** The answer of `GET /v1/sessions/{ref}`: the whole record. */
+export interface InspectView {
+  session: SessionView;
+  jobs: JobView[];
+  /** The newest 50 events of the session. */
+  events: EventView[];
+  /** The last 2 KiB of output, kept in the row when the session was removed. */
+  lastOutput: string | null;
+}
+
+/** The body of `POST /v1/sessions/{ref}/kill` and `POST /v1/jobs/{id}/kill`. */
+export interface KillRequest {
+  /** Name or number; default TERM. */
+  signal?: string | number;
+  /** Time before SIGKILL: ms, or a duration text; default 5 s. */
+  graceMs?: number | string;
+}
+
+/** Query of `DELETE /v1/sessions/{ref}`. */
+export interface RemoveQuery {
+  /** Kill a live session first. */
+  force?: boolean;
+  graceMs?: number;
+}
+
+/** The body of `POST /v1/sessions/{ref}/input`: text (then Enter unless `enter` is false), or tmux key names. */
+export interface SendInputRequest {
+  text?: string;
+  keys?: string[];
+  enter?: boolean;
+}
+
+/** Query and answer of `GET /v1/sessions/{ref}/screen`. */
+export interface ScreenQuery {
+  /** Keep the escape sequences (colours, attributes). */
+  escapes?: boolean;
+}
+export interface ScreenView {
+  screen: string;
+}
+
+/** The body and answer of `POST /v1/prune`. */
+export interface PruneRequest {
+  /** Only sessions that ended at least this long ago: ms, or a duration text; default 0 (all finished). */
+  olderThanMs?: number | string;
+}
+export interface PruneAnswer {
+  removed: SessionView[];
+}
