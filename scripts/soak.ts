@@ -1,12 +1,15 @@
 /**
  * Soak (run on demand, not in CI; README "Performance"): SOAK_SESSIONS sessions (500) for
  * SOAK_MINUTES (10): a third print all the time, a third sit idle at a prompt, a third start and
- * end over and over, while `ps`, `wait` and `logs -f` clients run. Reports daemon RSS over time and
+ * end over and over (through the typed client), while `ps`, `wait` and `logs -f` CLIs run. Reports daemon RSS over time and
  * `ps` latency (p50, p99), and checks that every exit code, and every byte of the followed and
  * sampled logs, is exact. Exits 1 when a check failed.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
+import { Client } from '../src/client/client.js';
+import { renderPlain } from '../src/core/log-render.js';
+import { amuxPaths } from '../src/paths.js';
 import { BenchHome } from './bench/homes.js';
 import { envInt, pool, run, sleep, stats } from './bench/measure.js';
 
@@ -34,17 +37,28 @@ function follow(h: BenchHome, id: string): { stop: () => void; check: () => stri
   };
 }
 
-/** A session that starts and ends: its exit code and its whole output must come back exact. */
-async function churn(h: BenchHome, i: number): Promise<void> {
+/**
+ * A session that starts and ends, driven through the typed client (in this process: 166 churn
+ * loops spawning CLIs would measure node start-ups on 2 cores, not the daemon). Its exit code and
+ * its whole output must come back exact. Every tenth is waited for by a CLI `amux wait` instead.
+ */
+async function churn(h: BenchHome, client: Client, i: number): Promise<void> {
   const code = i % 7;
   const count = 50 + (i % 200);
-  const id = (await h.amuxOk('run', '--', `seq 1 ${count}; exit ${code}`)).stdout.trim();
-  const waited = await h.amux('wait', id);
-  if (waited.code !== code) failures.push(`${id}: wait exited ${waited.code}, expected ${code}`);
-  const out = (await h.amux('logs', id)).stdout;
+  const s = await client.sessions.create({ command: `sleep $((RANDOM % 4 + 1)); seq 1 ${count}; exit ${code}`, cwd: '/' });
+  if (i % 10 === 0) {
+    const waited = await h.amux('wait', s.id);
+    if (waited.code !== code) failures.push(`${s.id}: amux wait exited ${waited.code}, expected ${code}`);
+  } else {
+    const [r] = (await client.wait({ ids: [s.id] })).results;
+    if (r?.exitCode !== code) failures.push(`${s.id}: wait answered exit ${r?.exitCode} (${r?.status}), expected ${code}`);
+  }
+  const chunks: Buffer[] = [];
+  for await (const c of await client.sessions.logs(s.id)) chunks.push(c);
+  const out = renderPlain(Buffer.concat(chunks).toString('utf8'));
   const want = Array.from({ length: count }, (_, k) => `${k + 1}\n`).join('');
-  if (out !== want) failures.push(`${id}: logs differ from seq 1 ${count} (${out.length} vs ${want.length} bytes)`);
-  await h.amuxOk('rm', id);
+  if (out !== want) failures.push(`${s.id}: logs differ from seq 1 ${count} (${out.length} vs ${want.length} bytes)`);
+  await client.sessions.remove(s.id);
 }
 
 async function main(): Promise<void> {
@@ -52,6 +66,7 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void h.cleanup().finally(() => process.exit(130)));
   try {
     await h.amuxOk('daemon', 'start');
+    const client = new Client(amuxPaths(h.dir), false);
     const pid = JSON.parse((await h.amuxOk('daemon', 'status', '--json')).stdout).pid as number;
     log(`creating ${third} printing and ${third} idle sessions`);
     const printers = await pool(third, 8, async () => (await h.amuxOk('run', '--', 'i=0; while :; do echo "line $i"; i=$((i+1)); sleep 0.5; done')).stdout.trim());
@@ -77,7 +92,7 @@ async function main(): Promise<void> {
     })();
     const churners = Array.from({ length: third }, async (_, w) => {
       while (performance.now() < deadline) {
-        await churn(h, churned++ + w);
+        await churn(h, client, churned++).catch((err) => failures.push(`churn: ${(err as Error).message}`));
       }
     });
     await Promise.all([psClient, rssSampler, ...churners]);

@@ -12,6 +12,7 @@ export interface AmuxPaths {
   pidFile: string;
   daemonLog: string;
   startupError: string;
+  startClaim: string;
   sessionsDir: string;
   exitsDir: string;
   config: string;
@@ -39,6 +40,7 @@ export function amuxPaths(home: string = resolveHome()): AmuxPaths {
     pidFile: join(home, 'daemon.pid'),
     daemonLog: join(home, 'daemon.log'),
     startupError: join(home, 'daemon.error.json'),
+    startClaim: join(home, 'daemon.starting'),
     sessionsDir: join(home, 'sessions'),
     exitsDir: join(home, 'exits'),
     config: join(home, 'config.json'),

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { spawn } from 'node:child_process';
-import { closeSync, constants, openSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, constants, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import { checkHome, NO_FOLLOW_WRITE } from '../home.js';
 import { join } from 'node:path';
 import { AmuxError, isErrorCode } from '../errors.js';
@@ -10,9 +10,9 @@ import { isNotRunning, send } from './http.js';
 
 const START_TIMEOUT_MS = 15_000;
 
-/** Path of the daemon's entry script, next to this file in the build. */
+/** The daemon's script in the build: its entry bundled with its libraries (ADR 0013). */
 export function daemonEntry(): string {
-  return join(__dirname, '..', 'daemon', 'entry.js');
+  return join(__dirname, '..', 'daemon', 'amuxd.js');
 }
 
 /** `amux daemon run`: the daemon in this process, until it is stopped. */
@@ -22,8 +22,10 @@ export function runDaemonHere(): Promise<never> {
 }
 
 /**
- * Starts a detached daemon and waits until it answers. Many CLIs may do this at once: every
- * daemon but one loses the lock and exits 0, and every CLI waits for the one that won.
+ * Starts a detached daemon and waits until it answers. Many CLIs may do this at once: one of them
+ * claims the start (`daemon.starting`) and spawns the daemon, the others only wait for its answer
+ * (ADR 0014): 50 CLIs at once start one node process, not 50 that lose the daemon lock. The daemon
+ * lock stays what keeps it to one daemon; the claim only saves the work.
  */
 export async function launchDaemon(paths: AmuxPaths): Promise<void> {
   try {
@@ -33,23 +35,70 @@ export async function launchDaemon(paths: AmuxPaths): Promise<void> {
   }
   checkHome(paths); // before the daemon log is opened in it
   const launchedAt = Date.now() - 1000;
-  let child = startDaemon(paths);
+  const waitingSince = Date.now() - 50; // a file's mtime may lag the clock by a tick
+  let child: { exit: number | null } | null = null;
   const deadline = Date.now() + START_TIMEOUT_MS;
-  for (let delay = 10; Date.now() < deadline; delay = Math.min(delay * 1.5, 100)) {
-    try {
-      (await send(paths.socket, ROUTES.health.method, ROUTES.health.path)).destroy();
-      return;
-    } catch (err) {
-      if (!isNotRunning(err)) throw err;
+  try {
+    for (let delay = 10; Date.now() < deadline; delay = Math.min(delay * 1.5, 100)) {
+      if (!child && claimStart(paths)) child = startDaemon(paths);
+      try {
+        (await send(paths.socket, ROUTES.health.method, ROUTES.health.path)).destroy();
+        return;
+      } catch (err) {
+        if (!isNotRunning(err)) throw err;
+      }
+      const exit = child ? child.exit : null;
+      // Ours failed, or lost the lock race to one that then failed: a fresh error file tells why.
+      if (exit !== null && (exit !== 0 || errorWrittenSince(paths, launchedAt))) throw startupError(paths, exit, launchedAt);
+      // The daemon of the CLI that claimed the start failed.
+      if (!child && errorWrittenSince(paths, waitingSince)) throw startupError(paths, 1, waitingSince);
+      // Ours lost the lock to a daemon that does not answer: one that is stopping. Try again.
+      if (child && exit === 0) child = startDaemon(paths);
+      await sleep(delay);
     }
-    const exit = child.exit;
-    // Our daemon failed, or lost the lock race to one that then failed: a fresh error file tells why.
-    if (exit !== null && (exit !== 0 || errorWrittenSince(paths, launchedAt))) throw startupError(paths, exit, launchedAt);
-    // It lost the lock to a daemon that does not answer: one that is stopping. Try again.
-    if (exit === 0) child = startDaemon(paths);
-    await sleep(delay);
+  } finally {
+    if (child) releaseStart(paths);
   }
   throw new AmuxError('daemon_unreachable', `the amux daemon did not start within ${START_TIMEOUT_MS / 1000}s; see ${paths.daemonLog}`);
+}
+
+/** Claims the start of the daemon, or finds it claimed by a live CLI (a dead one's claim is taken over). */
+function claimStart(paths: AmuxPaths): boolean {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      // O_EXCL: never through a link, and only one CLI creates it.
+      const fd = openSync(paths.startClaim, NO_FOLLOW_WRITE | constants.O_EXCL, 0o600);
+      writeSync(fd, `${process.pid}\n`);
+      closeSync(fd);
+      return true;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+    if (claimHolderAlive(paths)) return false;
+    rmSync(paths.startClaim, { force: true });
+  }
+  return false;
+}
+
+/** Whether the CLI that claimed the start still runs (and has not held it past its own deadline). */
+function claimHolderAlive(paths: AmuxPaths): boolean {
+  try {
+    if (Date.now() - statSync(paths.startClaim).mtimeMs > START_TIMEOUT_MS + 1000) return false;
+    const pid = Number(readFileSync(paths.startClaim, 'utf8').trim());
+    if (!Number.isInteger(pid) || pid <= 0) return Date.now() - statSync(paths.startClaim).mtimeMs < 1000; // being written
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function releaseStart(paths: AmuxPaths): void {
+  try {
+    if (readFileSync(paths.startClaim, 'utf8').trim() === String(process.pid)) rmSync(paths.startClaim, { force: true });
+  } catch {
+    /* gone already */
+  }
 }
 
 /** Spawns a detached daemon; `exit` becomes its exit code once it ends. */

@@ -82,7 +82,7 @@ describe('sessions outlive the daemon', () => {
     for (const r of mixed) assert.equal(r.code, 0, r.stderr);
     const daemons = execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' })
       .split('\n')
-      .filter((l) => l.includes('daemon/entry.js'))
+      .filter((l) => l.includes('daemon/amuxd.js'))
       .map((l) => Number(l.trim().split(/\s+/)[0]))
       .filter((pid) => {
         try {
