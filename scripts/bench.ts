@@ -3,7 +3,7 @@
  * in the same run, and one `BENCH_JSON {…}` line. A benchmark, not a test: slow numbers are
  * reported as "NOT MET", never as a failing exit code. Sizes: BENCH_SESSIONS (100), BENCH_BIG
  * (1000), BENCH_RUNS (15; the daemon job round trip takes twice as many), BENCH_CONCURRENCY (8,
- * parallel session creation).
+ * parallel session creation), BENCH_BURST (50). BENCH_ONLY=text runs only the phases named so.
  */
 import { psPhase, rssPhase, runPhase, waitPhase } from './bench/cli-phases.js';
 import { burstPhase } from './bench/burst-phase.js';
@@ -30,8 +30,11 @@ const rows: Row[] = [];
 const raw: Record<string, unknown> = {};
 
 /** Runs one measurement group; an error becomes a report row, and the other groups still run. */
+/** BENCH_ONLY=text runs only the phases whose name contains it (e.g. `burst`). */
+const ONLY = process.env.BENCH_ONLY;
+
 async function phase(name: string, fn: () => Promise<void>): Promise<void> {
-  if (isAborted()) return;
+  if (isAborted() || (ONLY && !name.includes(ONLY))) return;
   log(name);
   try {
     await fn();
