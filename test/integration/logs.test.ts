@@ -97,4 +97,26 @@ describe('logs', () => {
     const r = await h.run(['run', '-w', '--', `printf 'a\\r\\nb\\rc\\n'`]);
     assert.equal(r.stdout, 'a\r\nb\rc\n');
   });
+
+  test('a session created through the API without env still finds the usual programs', async () => {
+    await h.ok(['ps']); // the daemon runs
+    const created = await h.api('POST', '/v1/sessions', { command: 'seq 1 3', cwd: '/' });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const waited = await h.api('POST', '/v1/wait', { ids: [created.body.id] });
+    assert.equal(waited.body.results[0].exitCode, 0, JSON.stringify(waited.body));
+    // Before: the rcfile's `rm` of the environment file was not found without PATH, and neither was seq.
+    assert.equal((await h.api('GET', `/v1/sessions/${created.body.id}/logs`)).body, '1\r\n2\r\n3\r\n');
+  });
+
+  test('a page read right after wait answered holds the output up to its very end', async () => {
+    await h.ok(['ps']);
+    // tmux copies output into the log on its own time; the exit file can come first
+    for (let i = 0; i < 5; i++) {
+      const created = await h.api('POST', '/v1/sessions', { command: 'seq 1 20000; exit 4', cwd: '/', env: { PATH: process.env.PATH } });
+      const waited = await h.api('POST', '/v1/wait', { ids: [created.body.id] });
+      assert.equal(waited.body.results[0].exitCode, 4);
+      const text: string = (await h.api('GET', `/v1/sessions/${created.body.id}/logs`)).body;
+      assert.ok(text.endsWith('\r\n19999\r\n20000\r\n'), `round ${i}: the log ends ${JSON.stringify(text.slice(-30))}`);
+    }
+  });
 });

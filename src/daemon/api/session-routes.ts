@@ -5,7 +5,7 @@ import { pathOf, ROUTES } from '../../protocol/routes.js';
 import type { JobView } from '../../protocol/jobs.js';
 import type { InspectView, PruneAnswer, ScreenView, SessionView } from '../../protocol/sessions.js';
 import { capturePaneArgs, paneTarget } from '../../tmux/commands.js';
-import { readSessionLog } from '../output/log-stream.js';
+import { readSessionLog, settleLog } from '../output/log-stream.js';
 import { syncLog } from '../output/log-size.js';
 import { pauseSession, resumeSession, sendInput } from '../session/control.js';
 import { createSession } from '../session/create.js';
@@ -89,6 +89,7 @@ export function registerSessionRoutes(r: Router, engine: Engine): void {
       if (!j.tty) throw new AmuxError('invalid_state', `job ${j.id} captured its stdout and stderr: GET ${pathOf(ROUTES.jobOutput, { id: j.id })}`);
     }
     if (follow) q.long();
+    else await settleLog(ctx, s);
     const { page, body } = readSessionLog(ctx, s, {
       sinceOffset: q.query.sinceOffset ?? 0, limit: q.query.limit ?? Number.MAX_SAFE_INTEGER,
       follow, job: job === undefined ? null : Number(job),

@@ -1,4 +1,5 @@
 import { statSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { resolveCommand } from '../../core/command.js';
 import { durationField } from '../../core/duration.js';
 import { validateName } from '../../core/ids.js';
@@ -10,6 +11,15 @@ import type { WaitRequest } from '../../protocol/wait.js';
 import { DEFAULT_GRACE_MS } from '../../process/terminate.js';
 import type { JobSpec } from '../job/launch.js';
 import type { SessionSpec } from '../session/create.js';
+
+/**
+ * The environment of a session created without `env` (README "API"): the standard PATH and the
+ * daemon user's HOME, so that a client that sends none still finds the usual programs. Nothing of
+ * the daemon's own environment, which is whatever the CLI that started it had.
+ */
+function defaultEnv(): Record<string, string> {
+  return { PATH: '/usr/local/bin:/usr/bin:/bin', HOME: homedir() };
+}
 import type { SendInput } from '../session/control.js';
 
 /**
@@ -40,7 +50,7 @@ export function parseCreate(body: unknown): SessionSpec {
     /* reported below */
   }
   if (!isDir) throw new AmuxError('invalid_argument', `working directory ${req.cwd} does not exist or is not a directory`);
-  const env = req.env ?? {};
+  const env = req.env ?? defaultEnv();
   if (Object.values(env).some((v) => v.includes('\0'))) throw new AmuxError('invalid_argument', 'env values must not contain NUL bytes');
   return {
     command, name, cwd: req.cwd, env, umask: req.umask ?? 0o022, autoRemove: req.autoRemove === true,

@@ -1,10 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { MAX_MARK, MarkerStream } from '../../core/markers.js';
+import { MAX_MARK, markerPrefix, MarkerStream } from '../../core/markers.js';
 import type { SessionRecord } from '../../core/records.js';
 import { isTerminal } from '../../core/status.js';
 import { sessionPaths } from '../../paths.js';
 import type { DaemonContext } from '../context.js';
-import { readLog, type LogRead } from './log-files.js';
+import { logExtent, readLog, type LogRead } from './log-files.js';
 
 export interface LogQuery {
   sinceOffset: number;
@@ -105,4 +105,33 @@ async function* follow(ctx: DaemonContext, s: SessionRecord, filter: JobFilter, 
     read = readLog(dir, s.logChunkBytes, read.nextOffset, PAGE);
   }
   yield* filter.take(stream, Buffer.alloc(0), true);
+}
+
+/** How far back from the end of the log a just-ended session's last end marker is looked for. */
+const TAIL_BYTES = 16 * 1024;
+
+/**
+ * Output still on its way when a session has just ended. tmux copies a pane's output into the log
+ * on its own time, so the exit file (what `wait` answers from) can be there before the last bytes
+ * are: `amux wait ID && amux logs ID` under load read a log short of its end. A page read of a
+ * session that ended less than MAX_DRAIN_MS ago therefore first waits until the log holds the end
+ * marker of its last foreground job (its output is all before it), or, without one (a shell that
+ * exited inside a job, a kill), until the log has not grown for SETTLE_MS.
+ */
+export async function settleLog(ctx: DaemonContext, s: SessionRecord): Promise<void> {
+  if (!isTerminal(s.status) || s.endedAt === null || Date.now() >= s.endedAt + MAX_DRAIN_MS) return;
+  const last = ctx.store.listJobs(s.id).filter((j) => !j.background).reduce((m, j) => Math.max(m, j.seq), 0);
+  const marker = last ? Buffer.concat([markerPrefix(s.nonce), Buffer.from(`e;${last};`)]) : null;
+  const dir = sessionPaths(ctx.paths, s.id).logDir;
+  let end = -1;
+  let quietSince = Date.now();
+  while (Date.now() < s.endedAt + MAX_DRAIN_MS) {
+    const now = logExtent(dir, s.logChunkBytes).end;
+    if (marker && readLog(dir, s.logChunkBytes, Math.max(0, now - TAIL_BYTES), TAIL_BYTES).data.includes(marker)) return;
+    if (now !== end) {
+      end = now;
+      quietSince = Date.now();
+    } else if (Date.now() - quietSince >= SETTLE_MS) return;
+    await sleep(25);
+  }
 }
