@@ -45,7 +45,7 @@ function follow(h: BenchHome, id: string): { stop: () => void; check: () => stri
 async function churn(h: BenchHome, client: Client, i: number): Promise<void> {
   const code = i % 7;
   const count = 50 + (i % 200);
-  const s = await client.sessions.create({ command: `sleep $((RANDOM % 4 + 1)); seq 1 ${count}; exit ${code}`, cwd: '/' });
+  const s = await client.sessions.create({ command: `sleep $((RANDOM % 4 + 1)); seq 1 ${count}; exit ${code}`, cwd: '/', env: { PATH: process.env.PATH ?? '/usr/bin:/bin' } });
   if (i % 10 === 0) {
     const waited = await h.amux('wait', s.id);
     if (waited.code !== code) failures.push(`${s.id}: amux wait exited ${waited.code}, expected ${code}`);
@@ -69,8 +69,12 @@ async function main(): Promise<void> {
     const client = new Client(amuxPaths(h.dir), false);
     const pid = JSON.parse((await h.amuxOk('daemon', 'status', '--json')).stdout).pid as number;
     log(`creating ${third} printing and ${third} idle sessions`);
-    const printers = await pool(third, 8, async () => (await h.amuxOk('run', '--', 'i=0; while :; do echo "line $i"; i=$((i+1)); sleep 0.5; done')).stdout.trim());
-    await pool(third, 8, async () => (await h.amuxOk('run')).stdout.trim());
+    // Printers pace themselves with `read -t` on a private FIFO: a `sleep` process twice a second
+    // in each of 166 sessions would measure fork and exec on 2 cores, not amux.
+    const printer = 'f=$(mktemp -u); mkfifo "$f"; exec 3<>"$f"; rm "$f"; i=0; while :; do echo "line $i"; i=$((i+1)); read -t 0.5 -u 3; done';
+    const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/' };
+    const printers = await pool(third, 8, async () => (await client.sessions.create({ command: printer, cwd: '/', env })).id);
+    await pool(third, 8, async () => (await client.sessions.create({ cwd: '/', env })).id);
     const followers = printers.slice(0, 5).map((id) => follow(h, id));
     const deadline = performance.now() + minutes * 60_000;
     const psMs: number[] = [];
@@ -93,6 +97,7 @@ async function main(): Promise<void> {
     const churners = Array.from({ length: third }, async (_, w) => {
       while (performance.now() < deadline) {
         await churn(h, client, churned++).catch((err) => failures.push(`churn: ${(err as Error).message}`));
+        await sleep(2000 + Math.random() * 4000); // a slot is empty a while between two sessions
       }
     });
     await Promise.all([psClient, rssSampler, ...churners]);
