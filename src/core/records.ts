@@ -10,6 +10,8 @@ export interface SessionFacts {
   exitCode: number | null;
   signal: string | null;
   error: string | null;
+  /** Why it has its status (`output changed`, `cpu`, `reading the terminal`, `command exited`, …; README "Statuses"). */
+  reason: string | null;
   pid: number | null;
   logBytes: number;
   logTruncated: boolean;

@@ -1,3 +1,4 @@
+import type { Activity } from './activity.js';
 import { signalFromStatus, signalName } from './signals.js';
 import type { SessionStatus } from './status.js';
 
@@ -17,6 +18,8 @@ export interface Observation {
   children: number;
   /** The captured pane's hash differs from the previous one. */
   outputChanged: boolean;
+  /** What the terminal's foreground processes are doing, from the kernel (core/activity.ts); absent: not known. */
+  activity?: Activity;
 }
 
 export interface Decision {
@@ -52,9 +55,15 @@ export function decideStatus(
     const detail = sig ? ` (${sig})` : st === null ? '' : ` (status ${st})`;
     return { status: 'failed', reason: 'shell exited', error: `shell process exited${detail}`, exitCode: st, signal: sig };
   }
+  // The evidence (ADR 0015): blocked reading the terminal is idle at once, whatever it printed last
+  // (its prompt); otherwise output, then a busy foreground, make it working.
+  const activity = obs.activity ?? { verdict: 'unknown' };
+  if (activity.verdict === 'input') return { status: 'idle', reason: activity.reason };
   if (obs.outputChanged) return { status: 'working', reason: 'output changed' };
-  if (!obs.jobRunning && obs.children === 0) return { status: 'idle', reason: 'shell at its prompt' };
-  if (timing.now - timing.lastActivityAt >= timing.idleThresholdMs) return { status: 'idle', reason: 'output unchanged' };
+  if (activity.verdict === 'working') return { status: 'working', reason: activity.reason };
+  if (!obs.jobRunning && obs.children === 0) return { status: 'idle', reason: 'at prompt' };
+  // Neither told (a wait on a socket, a poll with a timeout, an unknown kernel): the screen decides.
+  if (timing.now - timing.lastActivityAt >= timing.idleThresholdMs) return { status: 'idle', reason: 'screen stable' };
   return { status: current === 'pending' ? 'working' : current, reason: 'unchanged' };
 }
 

@@ -1,16 +1,21 @@
 import { readFileSync, readdirSync } from 'node:fs';
 
 /** Fields of /proc/<pid>/stat after the command name (which may hold spaces and parentheses), by index. */
-const STAT = { state: 0, pgrp: 2, session: 3, tpgid: 5 } as const;
+export const STAT = { state: 0, pgrp: 2, session: 3, tpgid: 5, utime: 11, stime: 12 } as const;
 
-/** The fields of /proc/<pid>/stat from the state on; null when the process is gone. */
-function statFields(pid: number | string): string[] | null {
+/** A process's /proc/<pid>/stat: its command name, and the fields from the state on; null when it is gone. */
+export function procStat(pid: number | string): { comm: string; fields: string[] } | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const close = stat.lastIndexOf(')');
+    return { comm: stat.slice(stat.indexOf('(') + 1, close), fields: stat.slice(close + 2).split(' ') };
   } catch {
     return null;
   }
+}
+
+function statFields(pid: number | string): string[] | null {
+  return procStat(pid)?.fields ?? null;
 }
 
 /**

@@ -17,6 +17,8 @@ export interface SessionView extends SessionFacts {
   removedAt: string | null;
   /** When its tmux session was closed after finishing (finishedTtl); its log and row stay. */
   closedAt: string | null;
+  /** The command name of the terminal's foreground process while it runs; null at the prompt or once ended. */
+  foreground: string | null;
 }
 
 /** The body of `POST /v1/sessions`. */

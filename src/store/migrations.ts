@@ -73,4 +73,7 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX sessions_unclosed ON sessions(ended_at) WHERE closed_at IS NULL AND removed_at IS NULL;
   CREATE INDEX sessions_limits ON sessions(status) WHERE timeout_ms IS NOT NULL OR idle_timeout_ms IS NOT NULL;
   `,
+  /* 4: status from evidence (ADR 0015): why a session has its status. */ `
+  ALTER TABLE sessions ADD COLUMN reason TEXT;
+  `,
 ];

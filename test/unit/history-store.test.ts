@@ -24,7 +24,7 @@ function record(s: Spec): SessionRecord {
   const startedAt = s.ran === undefined ? null : s.created + 100;
   const endedAt = typeof s.ran === 'number' ? startedAt! + s.ran : s.status === 'stopped' && startedAt === null ? s.created + 50 : null;
   return {
-    id: s.id, name: null, status: s.status, command: `cmd ${s.id}`, cwd: '/tmp', exitCode: s.exitCode ?? null, signal: null, error: null,
+    id: s.id, name: null, status: s.status, command: `cmd ${s.id}`, cwd: '/tmp', exitCode: s.exitCode ?? null, signal: null, error: null, reason: null,
     createdAt: s.created, startedAt, endedAt, lastActivityAt: null, pid: null, paneId: null, nonce: '0badcafe',
     autoRemove: false, removedAt: s.removed ? (endedAt ?? s.created) + 10 : null, lastOutput: null, logBytes: 0, logTruncated: false,
     logChunkBytes: 1024, logCapBytes: 8192, hasCommand: true, timeoutMs: null, idleTimeoutMs: null, closedAt: null,

@@ -13,7 +13,7 @@ const NOW = 1_800_000_000_000;
 
 function session(id: string, over: Partial<SessionRecord>): SessionRecord {
   return {
-    id, name: null, status: 'completed', command: 'true', cwd: '/tmp', exitCode: 0, signal: null, error: null,
+    id, name: null, status: 'completed', command: 'true', cwd: '/tmp', exitCode: 0, signal: null, error: null, reason: null,
     createdAt: NOW - 40 * DAY, startedAt: NOW - 40 * DAY, endedAt: NOW - 40 * DAY, lastActivityAt: null, pid: null, paneId: null,
     nonce: '0badcafe', autoRemove: false, removedAt: null, lastOutput: null, logBytes: 0, logTruncated: false,
     logChunkBytes: 1024, logCapBytes: 8192, hasCommand: true, timeoutMs: null, idleTimeoutMs: null, closedAt: null, ...over,

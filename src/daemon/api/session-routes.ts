@@ -32,7 +32,7 @@ export function registerSessionRoutes(r: Router, engine: Engine): void {
   r.on(ROUTES.listSessions, async (q): Promise<SessionView[]> => {
     await monitor.ensureFresh();
     const now = Date.now();
-    return ctx.store.listSessions({ statuses: q.query.status, includeRemoved: q.query.all === true }).map((s) => sessionView(s, now));
+    return ctx.store.listSessions({ statuses: q.query.status, includeRemoved: q.query.all === true }).map((s) => sessionView(s, now, ctx.runtime.get(s.id)));
   });
 
   r.on(ROUTES.createSession, async (q): Promise<SessionView> => {
@@ -46,7 +46,7 @@ export function registerSessionRoutes(r: Router, engine: Engine): void {
     const found = resolveSession(ctx, q.params.ref!, true);
     const s = syncLog(ctx, found.id) ?? found;
     return {
-      session: sessionView(s),
+      session: sessionView(s, Date.now(), ctx.runtime.get(s.id)),
       jobs: ctx.store.listJobs(s.id).map((j) => jobView(j)),
       events: ctx.store.listEvents(s.id, 50).map(eventView),
       lastOutput: s.lastOutput,

@@ -1,4 +1,5 @@
 import type { EventRecord, JobRecord, SessionRecord } from '../../core/records.js';
+import { isTerminal } from '../../core/status.js';
 import type { EventView } from '../../protocol/events.js';
 import type { JobView } from '../../protocol/jobs.js';
 import type { SessionView } from '../../protocol/sessions.js';
@@ -6,7 +7,9 @@ import type { SessionView } from '../../protocol/sessions.js';
 const iso = (ms: number | null): string | null => (ms == null ? null : new Date(ms).toISOString());
 
 /** The API shape of a session (protocol/sessions.ts; README "API"). */
-export function sessionView(s: SessionRecord, now = Date.now()): SessionView {
+/** `live`: what the monitor saw at its last look at a running session (its reason and foreground command). */
+export function sessionView(s: SessionRecord, now = Date.now(), live?: { reason?: string; foreground?: string | null }): SessionView {
+  const running = !isTerminal(s.status) && s.status !== 'pending';
   return {
     id: s.id,
     name: s.name,
@@ -16,6 +19,8 @@ export function sessionView(s: SessionRecord, now = Date.now()): SessionView {
     exitCode: s.exitCode,
     signal: s.signal,
     error: s.error,
+    reason: (running && live?.reason) || s.reason,
+    foreground: running ? (live?.foreground ?? null) : null,
     createdAt: iso(s.createdAt)!,
     startedAt: iso(s.startedAt),
     endedAt: iso(s.endedAt),

@@ -1,7 +1,9 @@
 import fnv from 'fnv-plus';
 import type { SessionRecord } from '../../core/records.js';
-import { LIVE_STATUSES } from '../../core/status.js';
+import { isTerminal, LIVE_STATUSES } from '../../core/status.js';
+import { judgeForeground, waitsIndefinitely, type Activity } from '../../core/activity.js';
 import { decideStatus } from '../../core/status-rules.js';
+import { readForeground } from '../../process/foreground.js';
 import { childCount } from '../../process/process-table.js';
 import { captureScript, listPanesArgs, parseCaptures, parsePanes, sourceStdinArgs, tmuxSessionName } from '../../tmux/commands.js';
 import { runtimeOf, type DaemonContext } from '../context.js';
@@ -12,6 +14,11 @@ import { reportError } from '../session/errors.js';
 import { isSessionLocked } from '../session/lock.js';
 import { applyDecision } from '../session/transitions.js';
 import { ExitWatch } from './exit-watch.js';
+
+/** How often working sessions are looked at between refreshes (the evidence only, from /proc). */
+const QUICK_MS = 250;
+
+const decodeSyscall = (syscall: string | null) => waitsIndefinitely(process.arch, syscall);
 
 /**
  * Owns status (README "How it works", ADR 0003): a batched refresh of all live sessions with O(1)
@@ -29,6 +36,8 @@ export class Monitor {
   }
   private timer: NodeJS.Timeout | null = null;
   private readonly exits: ExitWatch;
+  private lastQuickAt = 0;
+  private quickCostMs = 0;
 
   constructor(private readonly ctx: DaemonContext, private readonly jobs: Jobs) {
     this.exits = new ExitWatch(ctx, jobs.watch, () => void this.refresh().catch(() => undefined));
@@ -40,7 +49,15 @@ export class Monitor {
     const early = Math.min(500, this.ctx.settings.statusCacheMs / 2);
     this.timer = setInterval(() => {
       if (Date.now() - this.lastRefreshAt >= this.ctx.settings.statusCacheMs - early) this.refresh().catch(() => undefined);
-    }, 250);
+      else if (!this.inflight) {
+        try {
+          this.quickLook();
+        } catch (err) {
+          this.quickCostMs = 1000; // e.g. a busy database: back off for 10 s
+          process.stderr.write(`quick look: ${(err as Error).message}\n`);
+        }
+      }
+    }, QUICK_MS);
     this.timer.unref();
   }
 
@@ -140,15 +157,18 @@ export class Monitor {
       rt.screenHash = hash;
     }
     const lastActivityAt = outputChanged ? now : (s.lastActivityAt ?? s.startedAt ?? now);
+    const jobRunning = (s.hasCommand && mainExitCode === null) || this.jobs.state.foregroundRunning(s.id);
+    const activity = pane && !pane.dead ? this.activity(s, jobRunning) : undefined;
     const decision = decideStatus(
       s.status,
       {
+        activity,
         present: pane !== undefined,
         paneDead: pane?.dead ?? false,
         paneDeadStatus: pane?.deadStatus ?? null,
         paneDeadSignal: pane?.deadSignal ?? null,
         mainExit: mainExitCode,
-        jobRunning: (s.hasCommand && mainExitCode === null) || this.jobs.state.foregroundRunning(s.id),
+        jobRunning,
         children: pane && !pane.dead && s.pid ? childCount(s.pid) : 0,
         outputChanged,
       },
@@ -160,7 +180,50 @@ export class Monitor {
     const patch: Partial<SessionRecord> = pane && !pane.dead && rt.logEnd !== undefined ? logPatch(ctx, s, rt.logEnd) : {};
     if (outputChanged) patch.lastActivityAt = now;
     if (Object.keys(patch).length) ctx.store.updateSession(s.id, patch);
+    if (!isTerminal(decision.status)) rt.reason = decision.reason === 'unchanged' ? rt.reason : decision.reason;
     applyDecision(ctx, { ...s, ...patch }, decision, now, true);
+  }
+
+  /**
+   * What the session's foreground processes are doing (ADR 0015), read from /proc: no process
+   * spawned. Remembers the foreground command and the group's CPU ticks for the next look.
+   */
+  private activity(s: SessionRecord, jobRunning: boolean): Activity | undefined {
+    if (!s.pid) return undefined;
+    const rt = runtimeOf(this.ctx, s.id);
+    const fg = readForeground(s.pid, decodeSyscall);
+    if (!fg) {
+      rt.foreground = null;
+      return undefined;
+    }
+    const cpuUsed = rt.fgPgid === fg.pgid && rt.fgTicks !== undefined && fg.ticks > rt.fgTicks;
+    rt.fgPgid = fg.pgid;
+    rt.fgTicks = fg.ticks;
+    rt.foreground = fg.command;
+    return judgeForeground(fg.procs, cpuUsed, jobRunning ? null : s.pid);
+  }
+
+  /**
+   * Between two refreshes, working sessions whose foreground has started to read the terminal
+   * become idle at once (a prompt answered within a tick, not a refresh later). Reads /proc only;
+   * skipped while it costs more than a tenth of its interval (many working sessions).
+   */
+  private quickLook(): void {
+    const { ctx } = this;
+    if (Date.now() - this.lastQuickAt < Math.max(QUICK_MS, this.quickCostMs * 10)) return;
+    const t0 = performance.now();
+    this.lastQuickAt = Date.now();
+    const now = Date.now();
+    ctx.store.tx(() => {
+      for (const s of ctx.store.listSessions({ statuses: ['working'] })) {
+        if (isSessionLocked(s.id) || !ctx.runtime.has(s.id)) continue; // not seen by a refresh yet
+        const activity = this.activity(s, (s.hasCommand && mainExit(ctx, s) === null) || this.jobs.state.foregroundRunning(s.id));
+        if (activity?.verdict !== 'input') continue;
+        runtimeOf(ctx, s.id).reason = activity.reason;
+        applyDecision(ctx, s, { status: 'idle', reason: activity.reason }, now, true);
+      }
+    });
+    this.quickCostMs = performance.now() - t0;
   }
 
   /** Captures many panes with one tmux process: a command file, each capture behind a separator. */

@@ -37,7 +37,7 @@ export async function createSession(ctx: DaemonContext, queue: Queue, spec: Sess
   const sp = sessionPaths(ctx.paths, id);
   const record: SessionRecord = {
     id, name, status: 'pending', command: command?.display ?? null, cwd,
-    exitCode: null, signal: null, error: null, createdAt: now, startedAt: null, endedAt: null,
+    exitCode: null, signal: null, error: null, reason: null, createdAt: now, startedAt: null, endedAt: null,
     lastActivityAt: null, pid: null, paneId: null, nonce: randomBytes(4).toString('hex'),
     autoRemove, removedAt: null, lastOutput: null, logBytes: 0, logTruncated: false,
     logChunkBytes: chunkBytesFor(ctx.settings.logCapBytes), logCapBytes: ctx.settings.logCapBytes, hasCommand: command !== null,

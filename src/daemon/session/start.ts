@@ -72,7 +72,7 @@ async function adoptOrphans(ctx: DaemonContext, panes: Map<string, PaneInfo>): P
     const shell = await shellOf(pane.panePid);
     const now = Date.now();
     const record: SessionRecord = {
-      id, name: null, status: 'pending', command: null, cwd: cwdOf(shell) ?? '/', exitCode: null, signal: null, error: null,
+      id, name: null, status: 'pending', command: null, cwd: cwdOf(shell) ?? '/', exitCode: null, signal: null, error: null, reason: null,
       createdAt: now, startedAt: null, endedAt: null, lastActivityAt: null, pid: null, paneId: null, nonce: randomBytes(4).toString('hex'),
       autoRemove: false, removedAt: null, lastOutput: null, logBytes: 0, logTruncated: false,
       logChunkBytes: chunkBytesFor(ctx.settings.logCapBytes), logCapBytes: ctx.settings.logCapBytes, hasCommand: false,

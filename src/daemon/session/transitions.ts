@@ -18,7 +18,7 @@ export function applyDecision(ctx: DaemonContext, seen: SessionRecord, d: Decisi
   const s = current ? seen : ctx.store.getSession(seen.id);
   if (!s || s.status !== seen.status || d.status === s.status) return s ?? seen;
   assertTransition(s.status, d.status);
-  const patch: Partial<SessionRecord> = { status: d.status };
+  const patch: Partial<SessionRecord> = { status: d.status, reason: d.reason };
   if (isTerminal(d.status)) {
     // Not before its start: a command that ended as tmux answered wrote its exit before `begin` ran.
     patch.endedAt = Math.max(d.endedAt ?? now, s.startedAt ?? 0);
