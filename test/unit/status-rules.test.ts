@@ -123,6 +123,37 @@ describe('decideStatus', () => {
   });
 });
 
+describe('decideStatus with evidence (ADR 0015)', () => {
+  const input = { verdict: 'input', reason: 'reading the terminal' } as const;
+  const cpu = { verdict: 'working', reason: 'cpu' } as const;
+
+  test('reading the terminal is idle at once, even right after output (its prompt)', () => {
+    const d = decideStatus('working', obs({ activity: input, outputChanged: true }), timing(0));
+    assert.deepEqual(d, { status: 'idle', reason: 'reading the terminal' });
+  });
+
+  test('busy evidence keeps a silent session working past the threshold', () => {
+    assert.deepEqual(decideStatus('working', obs({ activity: cpu }), timing(THRESHOLD * 10)), { status: 'working', reason: 'cpu' });
+    assert.deepEqual(decideStatus('idle', obs({ activity: { verdict: 'working', reason: 'sleeping' } }), timing(THRESHOLD * 10)), { status: 'working', reason: 'sleeping' });
+  });
+
+  test('output beats busy evidence as the reason', () => {
+    assert.equal(decideStatus('working', obs({ activity: cpu, outputChanged: true }), timing(0)).reason, 'output changed');
+  });
+
+  test('unknown evidence falls back to the screen: stable for the threshold → idle', () => {
+    assert.deepEqual(decideStatus('working', obs({ activity: { verdict: 'unknown' } }), timing(THRESHOLD)), { status: 'idle', reason: 'screen stable' });
+    assert.equal(decideStatus('working', obs({ activity: { verdict: 'unknown' } }), timing(THRESHOLD - 1)).status, 'working');
+  });
+
+  test('evidence never overrides an exit, a vanished session, a dead pane or a pause', () => {
+    assert.equal(decideStatus('working', obs({ activity: input, mainExit: 3 }), timing(0)).status, 'failed');
+    assert.equal(decideStatus('working', obs({ activity: cpu, present: false }), timing(0)).status, 'failed');
+    assert.equal(decideStatus('working', obs({ activity: cpu, paneDead: true, paneDeadStatus: 1 }), timing(0)).status, 'failed');
+    assert.equal(decideStatus('paused', obs({ activity: cpu }), timing(0)).status, 'paused');
+  });
+});
+
 describe('finished', () => {
   test('exit 0 → completed', () => {
     const d = finished(0);
