@@ -62,7 +62,7 @@ async function churn(h: BenchHome, client: Client, i: number): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const h = new BenchHome(mkdtempSync('/tmp/amux-soak-'));
+  const h = new BenchHome(process.env.SOAK_HOME ?? mkdtempSync('/tmp/amux-soak-')); // SOAK_HOME: e.g. a daemon started by hand under a profiler
   process.on('SIGINT', () => void h.cleanup().finally(() => process.exit(130)));
   try {
     await h.amuxOk('daemon', 'start');
@@ -123,4 +123,5 @@ async function main(): Promise<void> {
   }
 }
 
-void main();
+// Followers, keep-alive sockets: nothing of the soak may keep it alive once reported and cleaned up.
+void main().finally(() => process.exit());

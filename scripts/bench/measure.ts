@@ -56,13 +56,17 @@ export async function abortChildren(): Promise<void> {
   await Promise.race([Promise.all([...exits, ...poolsInFlight]), sleep(5000)]);
 }
 
-/** Spawns argv (no shell) and times it from spawn to exit; after an interrupt only `forCleanup` runs. */
+/**
+ * Spawns argv (no shell) and times it from spawn to exit; after an interrupt only `forCleanup` runs,
+ * and a cleanup step is killed after 10 s (a cleanup must never hang the bench).
+ */
 export function run(argv: readonly string[], env: NodeJS.ProcessEnv, opts: { forCleanup?: boolean } = {}): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     if (aborted && !opts.forCleanup) return reject(new Error('benchmark interrupted'));
     const t0 = performance.now();
     const child = spawn(argv[0]!, argv.slice(1), { env, stdio: ['ignore', 'pipe', 'pipe'] });
     inFlight.add(child);
+    const limit = opts.forCleanup ? setTimeout(() => child.kill('SIGKILL'), 10_000) : null;
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d));
@@ -72,6 +76,7 @@ export function run(argv: readonly string[], env: NodeJS.ProcessEnv, opts: { for
       reject(err);
     });
     child.on('close', (code) => {
+      if (limit) clearTimeout(limit);
       inFlight.delete(child);
       resolve({ ms: performance.now() - t0, code, stdout, stderr, endedAt: epochMs() });
     });

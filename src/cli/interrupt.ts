@@ -3,7 +3,9 @@ import type { Client } from '../client/client.js';
 /**
  * Ctrl-C during `run -w` or a foreground `exec` goes to the session as C-c, as a terminal would send it; one that came
  * before the session existed is sent as soon as it does. A second Ctrl-C leaves, and the session
- * keeps running, like a detached `docker run`.
+ * keeps running, like a detached `docker run`. SIGTERM and SIGHUP (a CI runner's timeout, a closed
+ * terminal) are passed on too, like `docker run`'s signal proxy: the job (or the session, for
+ * `run -w`) is killed with that signal, its grace, then SIGKILL, and the CLI exits with its end.
  */
 export class InterruptForwarder {
   count = 0;
@@ -13,6 +15,18 @@ export class InterruptForwarder {
   private onEarly: (() => void) | null = null;
   /** Ctrl-C came before attach and cancelled the request. */
   cancelled = false;
+  /** Kills what runs with a signal (TERM, HUP), once attached. */
+  private onSignal: ((signal: NodeJS.Signals) => void) | null = null;
+  private pendingSignal: NodeJS.Signals | null = null;
+  private readonly relay = (signal: NodeJS.Signals) => {
+    if (!this.id && this.onEarly) {
+      this.cancelled = true;
+      this.onEarly();
+      return;
+    }
+    if (this.onSignal) this.onSignal(signal);
+    else this.pendingSignal = signal;
+  };
   private readonly handler = () => {
     if (!this.id && this.onEarly) {
       this.cancelled = true;
@@ -30,17 +44,24 @@ export class InterruptForwarder {
 
   constructor(private readonly client: Client) {
     process.on('SIGINT', this.handler);
+    process.on('SIGTERM', this.relay);
+    process.on('SIGHUP', this.relay);
   }
 
-  attach(id: string, onLeave: () => void): void {
+  /** `kill`: ends what runs (the job, or the session) with a signal. */
+  attach(id: string, onLeave: () => void, kill?: (signal: NodeJS.Signals) => Promise<unknown>): void {
     this.id = id;
     this.onLeave = onLeave;
+    if (kill) this.onSignal = (signal) => void kill(signal).catch(() => undefined);
     if (this.count > 1) onLeave();
     else if (this.count === 1) this.forward();
+    if (this.pendingSignal && this.onSignal) this.onSignal(this.pendingSignal);
   }
 
   stop(): void {
     process.off('SIGINT', this.handler);
+    process.off('SIGTERM', this.relay);
+    process.off('SIGHUP', this.relay);
   }
 
   private forward(): void {

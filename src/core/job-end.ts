@@ -1,5 +1,5 @@
 import { formatDuration } from './duration.js';
-import { signalFromStatus } from './signals.js';
+import { signalFromStatus, signalNumber } from './signals.js';
 import type { JobStatus, SessionStatus } from './status.js';
 
 /** How a job's end was seen (README "Commands": exec, kill; ADR 0009). */
@@ -25,15 +25,27 @@ export interface JobEnd {
   error: string | null;
 }
 
+/** A kill under way: why, and the last signal amux delivered (TERM, then KILL after the grace). */
+export interface Killing {
+  reason: KillReason;
+  timeoutMs: number | null;
+  signal: string;
+}
+
 /**
- * Decides a job's end. A job amux was killing ends `killed`, whatever ended it; one killed by its
- * timeout exits 124 (as GNU timeout), keeping the signal that ended it.
+ * Decides a job's end. A job amux was killing ends `killed`, whatever ended it, with the signal amux
+ * delivered (ADR 0016: not the one the shell saw, e.g. the SIGINT that makes it abandon the job's
+ * command list) and exit code 128+N; one killed by its timeout exits 124 (as GNU timeout). What the
+ * command itself exited with, when it did, is named in `error`.
  */
-export function decideJobEnd(cause: JobEndCause, killing: { reason: KillReason; timeoutMs: number | null } | null = null): JobEnd {
+export function decideJobEnd(cause: JobEndCause, killing: Killing | null = null): JobEnd {
   const code = cause.kind === 'exited' ? cause.code : null;
   const signal = code === null ? null : signalFromStatus(code);
-  if (killing?.reason === 'timeout') return { status: 'killed', exitCode: 124, signal, error: `timed out after ${formatDuration(killing.timeoutMs ?? 0)}` };
-  if (killing) return { status: 'killed', exitCode: code, signal, error: 'killed by amux kill' };
+  if (killing) {
+    const own = code === null || code === 128 + signalNumber(killing.signal) ? '' : ` (the command exited with ${code})`;
+    const why = killing.reason === 'timeout' ? `timed out after ${formatDuration(killing.timeoutMs ?? 0)}` : 'killed by amux kill';
+    return { status: 'killed', exitCode: killing.reason === 'timeout' ? 124 : 128 + signalNumber(killing.signal), signal: killing.signal, error: why + own };
+  }
   switch (cause.kind) {
     case 'exited':
       return { status: code === 0 ? 'completed' : 'failed', exitCode: code, signal, error: code === 0 ? null : `exited with code ${code}` };

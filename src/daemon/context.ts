@@ -27,6 +27,7 @@ export interface Runtime {
   /** The foreground group and its CPU ticks at the last look: more ticks in the same group is `cpu`. */
   fgPgid?: number;
   fgTicks?: number;
+  fgAt?: number;
 }
 
 /** Everything the daemon's parts share. */

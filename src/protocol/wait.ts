@@ -17,6 +17,8 @@ export interface WaitResult {
   signal: string | null;
   /** Why it ended without its own exit code (killed, its session gone, …); null otherwise. */
   error: string | null;
+  /** Why it has its status (a session's `reason`, e.g. `command exited`, `killed with SIGTERM`); null for a job. */
+  reason: string | null;
 }
 
 export interface WaitAnswer {

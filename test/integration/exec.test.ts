@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { request } from 'node:http';
 import { createServer } from 'node:net';
 import { after, describe, test } from 'node:test';
@@ -170,6 +170,60 @@ describe('amux exec: jobs in a shell session', () => {
     assert.equal(job.status, 'killed');
     assert.equal(job.exitCode, 124);
     assert.equal((await h.run(['exec', sh, '--', 'echo alive'])).stdout, 'alive\n');
+  });
+
+  test('a foreground job killed by its timeout records the signal it was sent (TERM), not the shell\'s SIGINT', async () => {
+    const r = await h.run(['exec', '--timeout', '1s', sh, '--', `bash -c 'trap "echo got-TERM; exit 1" TERM; sleep 30 & wait'`]);
+    assert.equal(r.code, 124);
+    assert.match(r.stdout, /got-TERM/);
+    const [job] = JSON.parse(await h.ok(['jobs', sh, '--json', '-n', '1']));
+    assert.deepEqual([job.status, job.exitCode, job.signal], ['killed', 124, 'SIGTERM']);
+  });
+
+  test('an exec queued behind a busy turn whose client goes away is recorded killed, with its event', async () => {
+    const blocker = h.run(['exec', sh, '--', 'sleep 2']);
+    await sleep(500);
+    await new Promise<void>((resolve) => {
+      const req = request({ socketPath: join(h.home, 'amux.sock'), method: 'POST', path: `/v1/sessions/${sh}/jobs?stream=1`, headers: { 'content-type': 'application/json' } });
+      req.on('error', () => resolve());
+      req.end(JSON.stringify({ command: 'echo never-ran' }));
+      setTimeout(() => {
+        req.destroy();
+        resolve();
+      }, 300);
+    });
+    assert.equal((await blocker).code, 0);
+    let cancelled: any;
+    for (let i = 0; i < 50 && !cancelled; i++) {
+      cancelled = JSON.parse(await h.ok(['jobs', sh, '--json'])).find((j: any) => j.command === 'echo never-ran');
+      if (!cancelled) await sleep(100);
+    }
+    assert.ok(cancelled, 'the job that never ran has a row');
+    assert.equal(cancelled.status, 'killed');
+    assert.match(cancelled.error, /cancelled before it started/);
+    const events = (await h.ok(['events', sh])).split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    assert.ok(events.some((e) => e.jobId === cancelled.id && e.type === 'job_finished'), 'and its event');
+  });
+
+  test('SIGTERM to a foreground exec client is passed on to its job, and the client exits with the job\'s end', async () => {
+    const child = spawn(process.execPath, [BIN, 'exec', sh, '--', `bash -c 'trap "echo got-TERM; exit 3" TERM; sleep 30 & wait'`], {
+      env: { ...process.env, AMUX_HOME: h.home, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d));
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    let running = false;
+    for (let i = 0; i < 100 && !running; i++) {
+      running = JSON.parse(await h.ok(['jobs', sh, '--json', '--status', 'running'])).length > 0;
+      if (!running) await sleep(100);
+    }
+    assert.ok(running, 'the job runs');
+    await sleep(300);
+    child.kill('SIGTERM');
+    assert.equal(await exited, 143);
+    assert.match(out, /got-TERM/);
+    const [job] = JSON.parse(await h.ok(['jobs', sh, '--json', '-n', '1']));
+    assert.deepEqual([job.status, job.signal], ['killed', 'SIGTERM']);
   });
 
   test('killing a background job and a foreground job leaves the shell alive', async () => {

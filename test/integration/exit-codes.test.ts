@@ -37,11 +37,11 @@ describe('exact exit codes on real tmux', () => {
     assert.equal(byId.get(sig).error, 'killed by signal SIGTERM');
   });
 
-  test('wait --json prints [{id,status,exitCode}]', async () => {
+  test('wait --json prints [{id,status,exitCode,signal,reason,error}]', async () => {
     const id = await h.ok(['run', '--', 'exit 4']);
     const r = await h.run(['wait', '--json', id]);
     assert.equal(r.code, 4);
-    assert.deepEqual(JSON.parse(r.stdout), [{ id, status: 'failed', exitCode: 4 }]);
+    assert.deepEqual(JSON.parse(r.stdout), [{ id, status: 'failed', exitCode: 4, signal: null, reason: 'command exited', error: 'command exited with code 4' }]);
   });
 
   test('exit N inside the main command reports N', async () => {
@@ -68,5 +68,21 @@ describe('exact exit codes on real tmux', () => {
     assert.equal(rec.jobs[0].status, 'failed');
     const transitions = rec.events.filter((e: any) => e.type === 'state_changed').map((e: any) => `${e.data.from}>${e.data.to}`);
     assert.deepEqual(transitions, ['pending>working', 'working>failed']);
+  });
+
+  test('one story of a kill: a command that exits 0 on TERM is recorded as ended by SIGTERM, 143, everywhere', async () => {
+    // `trap 'exit 0' TERM`: like watch, it answers TERM by exiting 0
+    const id = await h.ok(['run', '--', `trap 'exit 0' TERM; while :; do sleep 0.1; done`]);
+    await h.until(id, (s) => s.status === 'working');
+    await h.ok(['kill', '--grace', '5s', id]);
+    const rec = await h.session(id);
+    assert.deepEqual([rec.status, rec.exitCode, rec.signal], ['stopped', 143, 'SIGTERM']);
+    assert.match(rec.reason, /killed with SIGTERM \(the command exited with 0\)/);
+    const waited = await h.run(['wait', '--json', id]);
+    assert.equal(waited.code, 143);
+    const [w] = JSON.parse(waited.stdout);
+    assert.deepEqual([w.status, w.exitCode, w.signal, w.reason], ['stopped', 143, 'SIGTERM', rec.reason]);
+    const ps = (await h.json<any[]>(['ps'])).find((s) => s.id === id);
+    assert.deepEqual([ps.exitCode, ps.signal], [143, 'SIGTERM']);
   });
 });

@@ -9,23 +9,31 @@ describe('decideJobEnd', () => {
     assert.deepEqual(decideJobEnd({ kind: 'exited', code: 130 }), { status: 'failed', exitCode: 130, signal: 'SIGINT', error: 'exited with code 130' });
   });
 
-  test('a job amux kills ends killed, with the status that ended it', () => {
-    const end = decideJobEnd({ kind: 'exited', code: 143 }, { reason: 'kill', timeoutMs: null });
+  test('a job amux kills ends killed, with the signal amux delivered and 128+N', () => {
+    const end = decideJobEnd({ kind: 'exited', code: 143 }, { reason: 'kill', timeoutMs: null, signal: 'SIGTERM' });
     assert.deepEqual(end, { status: 'killed', exitCode: 143, signal: 'SIGTERM', error: 'killed by amux kill' });
-    // Even a job that exited 0 while being killed counts as killed: amux ended it.
-    assert.equal(decideJobEnd({ kind: 'exited', code: 0 }, { reason: 'kill', timeoutMs: null }).status, 'killed');
+    // Even a job that exited 0 on TERM counts as killed: amux ended it; its own code is named.
+    assert.deepEqual(decideJobEnd({ kind: 'exited', code: 0 }, { reason: 'kill', timeoutMs: null, signal: 'SIGTERM' }),
+      { status: 'killed', exitCode: 143, signal: 'SIGTERM', error: 'killed by amux kill (the command exited with 0)' });
+  });
+
+  test('the signal recorded is the one delivered, not the SIGINT the shell saw', () => {
+    // A foreground job: the shell gets SIGINT to abandon the command list and reports 130.
+    const end = decideJobEnd({ kind: 'exited', code: 130 }, { reason: 'timeout', timeoutMs: 2000, signal: 'SIGTERM' });
+    assert.equal(end.signal, 'SIGTERM');
+    assert.equal(end.exitCode, 124);
   });
 
   test('a job killed by its timeout exits 124 and keeps the signal that ended it', () => {
-    const end = decideJobEnd({ kind: 'exited', code: 137 }, { reason: 'timeout', timeoutMs: 1500 });
+    const end = decideJobEnd({ kind: 'exited', code: 137 }, { reason: 'timeout', timeoutMs: 1500, signal: 'SIGKILL' });
     assert.deepEqual(end, { status: 'killed', exitCode: 124, signal: 'SIGKILL', error: 'timed out after 1.5s' });
   });
 
   test('the killing wins over how the end was seen (its session ended meanwhile)', () => {
-    const end = decideJobEnd({ kind: 'session_ended', session: 'failed', terminated: false }, { reason: 'timeout', timeoutMs: 60_000 });
+    const end = decideJobEnd({ kind: 'session_ended', session: 'failed', terminated: false }, { reason: 'timeout', timeoutMs: 60_000, signal: 'SIGTERM' });
     assert.equal(end.status, 'killed');
     assert.equal(end.exitCode, 124);
-    assert.equal(end.signal, null);
+    assert.equal(end.signal, 'SIGTERM');
   });
 
   test('ends without an exit status fail with a reason and no code', () => {

@@ -5,7 +5,7 @@ import type { SessionStatus } from '../../src/core/status.js';
 import type { WaitResult } from '../../src/protocol/wait.js';
 
 function r(id: string, status: SessionStatus, exitCode: number | null = null, signal: string | null = null): WaitResult {
-  return { id, status, exitCode, signal, error: null };
+  return { id, status, exitCode, signal, error: null, reason: null };
 }
 
 describe('waitCommandExit', () => {

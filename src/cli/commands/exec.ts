@@ -71,7 +71,7 @@ async function execCaptured(client: Client, ref: string, body: ExecRequest, opts
   } catch (e) {
     if (sigint.cancelled) {
       process.stderr.write('amux: interrupted before the job started; it will not run\n');
-      process.exit(130); // closes the request: the daemon drops the job from the session's queue
+      process.exit(130); // closes the request: the daemon records the job as cancelled
     }
     throw e;
   }
@@ -86,7 +86,8 @@ async function execCaptured(client: Client, ref: string, body: ExecRequest, opts
         if (f.type === FRAME.start) {
           started = JSON.parse(f.payload.toString('utf8')) as JobView;
           sigint.cancelBeforeAttach(null);
-          sigint.attach(started.sessionId, () => res.destroy());
+          const job = started.id;
+          sigint.attach(started.sessionId, () => res.destroy(), (signal) => client.jobs.kill(job, { signal }));
         } else if (f.type === FRAME.stdout) {
           if (opts.json) out.push(f.payload);
           else await writeOut(f.payload);
@@ -108,7 +109,7 @@ async function execCaptured(client: Client, ref: string, body: ExecRequest, opts
 async function execOnTerminal(client: Client, ref: string, body: ExecRequest, opts: ExecFlags, sigint: InterruptForwarder): Promise<number> {
   const job = await client.jobs.exec(ref, body);
   const res = await client.sessions.logs(job.sessionId, { follow: true, job: job.seq });
-  sigint.attach(job.sessionId, () => res.destroy());
+  sigint.attach(job.sessionId, () => res.destroy(), (signal) => client.jobs.kill(job.id, { signal }));
   const collected: Buffer[] = [];
   const sink = async (data: Buffer): Promise<void> => {
     if (opts.json) collected.push(data);

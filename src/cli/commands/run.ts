@@ -51,7 +51,7 @@ export async function runCommand(client: Client, args: string[], opts: RunOption
 async function streamAndWait(client: Client, id: string, opts: RunOptions, sigint: InterruptForwarder): Promise<number> {
   // Ctrl-C goes to the session from now on, also while the stream has not begun (a pending session).
   let res: Stream | null = null;
-  sigint.attach(id, () => res?.destroy());
+  sigint.attach(id, () => res?.destroy(), (signal) => client.sessions.kill(id, { signal }));
   res = await client.sessions.logs(id, { follow: true, job: 1 });
   if (sigint.count > 1) res.destroy();
   if (!(await pipeFollowed(res, sigint, !process.stdout.isTTY, writeOut))) {

@@ -16,6 +16,7 @@ export function waitCommandExit(results: readonly WaitResult[], timedOut: boolea
 /** `amux wait`: block until all sessions are terminal. */
 export async function waitCommand(client: Client, refs: string[], opts: { timeout?: number; json?: boolean }): Promise<number> {
   const { results, timedOut } = await client.wait({ ids: refs, timeoutMs: opts.timeout });
-  if (opts.json) printJson(results.map(({ id, status, exitCode }) => ({ id, status, exitCode })));
+  // The whole story of each end (README "Commands": wait), the same as the record's.
+  if (opts.json) printJson(results.map(({ id, status, exitCode, signal, reason, error }) => ({ id, status, exitCode, signal, reason, error })));
   return waitCommandExit(results, timedOut);
 }

@@ -21,10 +21,13 @@ export async function killJob(
   if (j.status !== 'running') return j;
   const shell = ctx.store.getSession(j.sessionId)?.pid;
   if (!shell) return j;
-  if (!state.beginKill(j.id, reason)) return state.waitEnded(j.id); // a kill is under way: its end is ours
+  if (!state.beginKill(j.id, reason, signal)) return state.waitEnded(j.id); // a kill is under way: its end is ours
   const running = () => ctx.store.getJob(j.id)?.status === 'running';
   const seen = new Set<number>();
-  const hit = (sig: NodeJS.Signals) => (j.background ? j.pid && signalGroup(j.pid, sig) : hitForeground(ctx, shell, sig, seen, running));
+  const hit = (sig: NodeJS.Signals) => {
+    state.delivered(j.id, sig);
+    return j.background ? j.pid && signalGroup(j.pid, sig) : hitForeground(ctx, shell, sig, seen, running);
+  };
   await terminate({
     signal: hit,
     ended: () => !running() || (j.background && j.pid !== null && !signalGroup(j.pid, 0)),

@@ -42,8 +42,12 @@ export async function execJob(p: LaunchParts, sessionId: string, spec: JobSpec, 
   const release = await p.turns.take(sessionId);
   let started: JobRecord | null = null;
   try {
-    if (abort?.aborted) throw new AmuxError('operation_failed', 'the request was cancelled before its turn');
     const s = runningSession(p.ctx, sessionId, 'exec');
+    if (abort?.aborted) {
+      // Nothing a client asked for vanishes: the job that never ran is recorded, with its event.
+      recordCancelled(p, s, spec);
+      throw new AmuxError('operation_failed', 'the request was cancelled before its turn');
+    }
     assertIdleShell(p, s);
     started = await launch(p, s, spec, hold);
     return started;
@@ -52,6 +56,25 @@ export async function execJob(p: LaunchParts, sessionId: string, spec: JobSpec, 
     if (started && spec.mode !== 'background') void p.state.waitEnded(started.id).then(release);
     else release();
   }
+}
+
+/** A job whose caller went away while it waited for its turn: `killed`, never started, with a `job_finished` event. */
+function recordCancelled(p: LaunchParts, s: SessionRecord, spec: JobSpec): void {
+  const { ctx } = p;
+  const seq = ctx.store.nextJobSeq(s.id);
+  const id = jobId(s.id, seq);
+  const now = Date.now();
+  const error = 'cancelled before it started: its client went away while it waited for its turn';
+  const captured = spec.mode !== 'tty';
+  ctx.store.tx(() => {
+    ctx.store.insertJob({
+      id, sessionId: s.id, seq, command: spec.command.display, background: spec.mode === 'background', status: 'killed',
+      exitCode: null, signal: null, pid: null, startedAt: now, endedAt: now, tty: !captured, timeoutMs: spec.timeoutMs,
+      error, stdoutBytes: captured ? 0 : null, stderrBytes: captured ? 0 : null, stdoutTruncated: false, stderrTruncated: false,
+    });
+    ctx.store.addEvent({ sessionId: s.id, jobId: id, type: 'job_finished', data: { status: 'killed', exitCode: null, error }, createdAt: now });
+  });
+  ctx.bus.emit('change', s.id);
 }
 
 /** "session busy": the shell runs something amux did not queue (its main command, or a typed command). */

@@ -13,7 +13,7 @@ export class JobState {
   /** Sessions whose shell runs a foreground job of amux's (then a quiet shell is not at its prompt). */
   private readonly foreground = new Map<string, string>();
   /** Jobs amux is killing, and why: their end is `killed` whatever ends them. */
-  private readonly killing = new Map<string, KillReason>();
+  private readonly killing = new Map<string, { reason: KillReason; signal: string }>();
   /** Wakes the launch waiting for a job's start notice (the exit watch saw the file). */
   private readonly starting = new Map<string, () => void>();
 
@@ -29,10 +29,16 @@ export class JobState {
   }
 
   /** Marks a kill under way; false when one already is (a second kill or timeout waits for nothing). */
-  beginKill(jobId: string, reason: KillReason): boolean {
+  beginKill(jobId: string, reason: KillReason, signal: string): boolean {
     if (this.killing.has(jobId)) return false;
-    this.killing.set(jobId, reason);
+    this.killing.set(jobId, { reason, signal });
     return true;
+  }
+
+  /** The kill under way delivered `signal` (SIGKILL after the grace): the job's end names it. */
+  delivered(jobId: string, signal: string): void {
+    const k = this.killing.get(jobId);
+    if (k) k.signal = signal;
   }
 
   isKilling(jobId: string): boolean {
@@ -61,8 +67,8 @@ export class JobState {
     const { ctx } = this;
     const cur = ctx.store.getJob(j.id);
     if (!cur || cur.status !== 'running') return cur ?? j;
-    const reason = this.killing.get(j.id);
-    const end = decideJobEnd(cause, reason ? { reason, timeoutMs: cur.timeoutMs } : null);
+    const k = this.killing.get(j.id);
+    const end = decideJobEnd(cause, k ? { ...k, timeoutMs: cur.timeoutMs } : null);
     const patch: Partial<JobRecord> = { ...end, endedAt: Math.max(at, cur.startedAt) };
     if (!cur.tty) {
       const dir = streamDirOf(ctx, j.sessionId, j.seq);

@@ -18,6 +18,11 @@ import { ExitWatch } from './exit-watch.js';
 /** How often working sessions are looked at between refreshes (the evidence only, from /proc). */
 const QUICK_MS = 250;
 
+/** Linux reports CPU time in ticks of 1/100 s (USER_HZ) whatever the kernel's own HZ. */
+const MS_PER_TICK = 10;
+/** The share of one CPU since the last look that makes a quiet foreground `cpu`. */
+const CPU_SHARE = 0.05;
+
 const decodeSyscall = (syscall: string | null) => waitsIndefinitely(process.arch, syscall);
 
 /**
@@ -196,9 +201,13 @@ export class Monitor {
       rt.foreground = null;
       return undefined;
     }
-    const cpuUsed = rt.fgPgid === fg.pgid && rt.fgTicks !== undefined && fg.ticks > rt.fgTicks;
+    const now = Date.now();
+    // Busy means a real share of a CPU, not the few ms a redraw loop or a timer tick costs.
+    const cpuUsed = rt.fgPgid === fg.pgid && rt.fgTicks !== undefined && rt.fgAt !== undefined &&
+      (fg.ticks - rt.fgTicks) * MS_PER_TICK >= CPU_SHARE * Math.max(now - rt.fgAt, QUICK_MS);
     rt.fgPgid = fg.pgid;
     rt.fgTicks = fg.ticks;
+    rt.fgAt = now;
     rt.foreground = fg.command;
     return judgeForeground(fg.procs, cpuUsed, jobRunning ? null : s.pid);
   }

@@ -1,4 +1,5 @@
 import type { SessionRecord } from '../../core/records.js';
+import { signalNumber } from '../../core/signals.js';
 import { isTerminal } from '../../core/status.js';
 import { AmuxError } from '../../errors.js';
 import { descendantsOf, isAlive, sessionProcesses, signalAll } from '../../process/process-table.js';
@@ -63,8 +64,13 @@ export function killSession(
     }, { signal, graceMs });
     const current = ctx.store.getSession(id)!;
     if (isTerminal(current.status)) return current;
+    // One story (ADR 0016): ended by amux's signal N, it exits 128+N in the record as in `wait`;
+    // what the command itself answered, when it did, is named in the reason.
+    const own = mainExit(ctx, s);
+    const code = 128 + signalNumber(endedBy);
+    const said = own === null || own === code ? '' : ` (the command exited with ${own})`;
     return applyDecision(ctx, current, {
-      status: outcome.status, reason: outcome.reason ?? `killed with ${endedBy}`, exitCode: mainExit(ctx, s), signal: endedBy,
+      status: outcome.status, reason: (outcome.reason ?? `killed with ${endedBy}`) + said, exitCode: code, signal: endedBy,
       ...(outcome.error ? { error: outcome.error } : {}),
     });
   });

@@ -8,10 +8,10 @@ import type { Target } from './refs.js';
 function result(ctx: DaemonContext, t: Target): { r: WaitResult; done: boolean } {
   if (t.kind === 'job') {
     const j = ctx.store.getJob(t.id) as JobRecord;
-    return { r: { id: j.id, status: j.status, exitCode: j.exitCode, signal: j.signal, error: j.error }, done: j.status !== 'running' };
+    return { r: { id: j.id, status: j.status, exitCode: j.exitCode, signal: j.signal, error: j.error, reason: null }, done: j.status !== 'running' };
   }
   const s = ctx.store.getSession(t.id) as SessionRecord;
-  return { r: { id: s.id, status: s.status, exitCode: s.exitCode, signal: s.signal, error: s.error }, done: isTerminal(s.status) };
+  return { r: { id: s.id, status: s.status, exitCode: s.exitCode, signal: s.signal, error: s.error, reason: s.reason }, done: isTerminal(s.status) };
 }
 
 /**
