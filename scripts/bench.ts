@@ -7,6 +7,7 @@
  */
 import { psPhase, rssPhase, runPhase, waitPhase } from './bench/cli-phases.js';
 import { burstPhase } from './bench/burst-phase.js';
+import { evidencePhase } from './bench/evidence-phase.js';
 import { Homes } from './bench/homes.js';
 import { jobPhase } from './bench/job-phase.js';
 import { queuePhase } from './bench/queue-phase.js';
@@ -147,6 +148,18 @@ async function main(): Promise<void> {
       const w = await waitPhase(h, Math.max(10, sizes.runs));
       rows.push(limitRow(`amux wait: return after command exit (waiter started ≥ ${w.minHeadStartMs.toFixed(0)} ms before)`, w.latency, 150));
       raw.wait = w;
+      await h.cleanup();
+    });
+
+    await phase('status from evidence: idle latency, busy never idle, no flapping', async () => {
+      const h = homes.home('evidence');
+      const r = await evidencePhase(h, Math.max(10, sizes.runs), 15_000);
+      raw.evidence = r;
+      rows.push(
+        { ...limitRow(`idle latency: read begins → idle (${r.idleLatency.n} sessions)`, r.idleLatency), goal: '≤ 500 ms p90', met: r.idleLatency.p90 <= 500 },
+        valueRow(`busy but silent (CPU loop, sleep, sleeping recipe): idle looks of ${r.busyLooks}`, r.busyIdle, String(r.busyIdle), 0, '0'),
+        valueRow('a line every 4.5 s: state changes away from working in 15 s', r.printerChanges, String(r.printerChanges), 0, '0'),
+      );
       await h.cleanup();
     });
 

@@ -19,7 +19,15 @@ const third = Math.max(1, Math.floor(sessions / 3));
 const started = performance.now();
 const log = (msg: string) => process.stderr.write(`[soak +${((performance.now() - started) / 1000).toFixed(0)}s] ${msg}\n`);
 const failures: string[] = [];
+/** How long each churned session took to be created (started) through the API. */
+const createMs: number[] = [];
+const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil(p * xs.length) - 1)] ?? NaN;
 
+/** CPU time the daemon used so far (utime + stime, ticks of 10 ms). */
+const cpuSeconds = (pid: number) => {
+  const f = readFileSync(`/proc/${pid}/stat`, 'latin1').split(') ')[1]!.split(' ');
+  return (Number(f[11]) + Number(f[12])) / 100;
+};
 const rss = (pid: number) => Number(/^VmRSS:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
 
 /** A `logs -f` client: the whole stream of a printer, checked to be `line 0`, `line 1`, … with no gap. */
@@ -45,7 +53,9 @@ function follow(h: BenchHome, id: string): { stop: () => void; check: () => stri
 async function churn(h: BenchHome, client: Client, i: number): Promise<void> {
   const code = i % 7;
   const count = 50 + (i % 200);
+  const t0 = performance.now();
   const s = await client.sessions.create({ command: `sleep $((RANDOM % 4 + 1)); seq 1 ${count}; exit ${code}`, cwd: '/', env: { PATH: process.env.PATH ?? '/usr/bin:/bin' } });
+  createMs.push(performance.now() - t0);
   if (i % 10 === 0) {
     const waited = await h.amux('wait', s.id);
     if (waited.code !== code) failures.push(`${s.id}: amux wait exited ${waited.code}, expected ${code}`);
@@ -108,11 +118,12 @@ async function main(): Promise<void> {
       if (problem) failures.push(problem);
     }
     const ps = stats(psMs);
-    const sorted = [...psMs].sort((a, b) => a - b);
-    const p99 = sorted[Math.min(sorted.length - 1, Math.ceil(0.99 * sorted.length) - 1)] ?? NaN;
+    const p99 = pct(psMs, 0.99);
     const report = {
       sessions, minutes, churnedSessions: churned, psRuns: ps.n, psP50Ms: +ps.median.toFixed(1), psP99Ms: +p99.toFixed(1),
       rssMb: rssMb.map((r) => `${r.atS}s:${r.mb.toFixed(0)}`).join(' '), rssMaxMb: +Math.max(...rssMb.map((r) => r.mb)).toFixed(1),
+      createdOk: createMs.length, createP50Ms: +pct(createMs, 0.5).toFixed(0), createP99Ms: +pct(createMs, 0.99).toFixed(0),
+      daemonCpuS: +cpuSeconds(pid).toFixed(1),
       failures: failures.length,
     };
     process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);

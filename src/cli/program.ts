@@ -24,7 +24,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .option('-n, --name <name>', 'a unique name for the session')
     .option('-C, --cwd <dir>', 'working directory (must exist; default: here)')
     .option('-e, --env <KEY=VAL>', 'set an environment variable (repeatable)', envOption)
-    .option('-w, --wait', "stream the command's output and exit with its exit code")
+    .option('-w, --wait', "stream the command's output and exit with its exit code; Ctrl-C is passed on (twice: leave), SIGTERM/SIGHUP kill the session with that signal")
     .option('--timeout <dur>', 'end the session (status expired) when it has run this long: TERM, 5s, KILL', durationOption('--timeout'))
     .option('--idle-timeout <dur>', 'end the session (status expired) after this long without output (paused time does not count)', durationOption('--idle-timeout'))
     .option('--rm', 'remove the session once it has finished')
@@ -113,7 +113,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .option('--timeout <dur>', 'kill the job after this long (status killed, exit 124)', durationOption('--timeout'))
     .option('--tty', 'run on the terminal (for programs that need one); output goes to the session log')
     .option('--json', 'print {jobId, exitCode, stdout, stderr, durationMs, stdoutTruncated, stderrTruncated, …} (foreground); the job (-b)')
-    .addHelpText('after', '\nForeground jobs run in the main shell (cd, export, functions and aliases persist), one at a time per session.')
+    .addHelpText('after', '\nForeground jobs run in the main shell (cd, export, functions and aliases persist), one at a time per session.\nCtrl-C is passed on to a foreground job (twice: leave it running); SIGTERM and SIGHUP kill it with that signal, and exec exits with its end.')
     .passThroughOptions()
     // Options also come after ID (README "Commands"), up to `--` or the command's first word: commander passes
     // everything after ID through, and parseExecWords reads them as the fast path does.

@@ -56,13 +56,13 @@ describe('timeouts (run --timeout, --idle-timeout)', () => {
     await h.ok(['kill', chatty, paused]);
   });
 
-  test('a shell session with --idle-timeout expires at its prompt; wait exits 143 (no exit code, signal TERM)', async (t) => {
+  test('a shell session with --idle-timeout expires at its prompt; wait exits 143, as its record says (ADR 0016)', async (t) => {
     const h = amuxHome(t);
     const id = await h.ok(['run', '--idle-timeout', '1s']);
     assert.equal((await h.run(['wait', id])).code, 143);
     const s = await h.session(id);
     assert.equal(s.status, 'expired');
-    assert.equal(s.exitCode, null);
+    assert.equal(s.exitCode, 143);
     assert.equal(s.signal, 'SIGTERM');
   });
 
