@@ -13,7 +13,7 @@ import { compare, renderAbTable, rowJson, type Comparison } from './bench/ab-rep
 import { parseTreeArgs, type Tree } from './bench/ab-trees.js';
 import { Homes } from './bench/homes.js';
 import { machineFacts } from './bench/machine.js';
-import { abortChildren, envInt, isAborted } from './bench/measure.js';
+import { envInt, isAborted } from './bench/measure.js';
 
 const sizes: AbSizes = {
   sessions: envInt('BENCH_SESSIONS', 100),
@@ -63,16 +63,7 @@ async function main(): Promise<void> {
   process.stdout.write(`machine: ${facts.nproc} CPU × ${facts.cpu}, ${facts.memGb} GiB, ${facts.kernel}, load ${facts.loadavg.join(' ')}\n`);
   process.stdout.write(`software: node ${facts.node}, ${facts.tmux}\nsizes: ${JSON.stringify(sizes)}\n\n`);
 
-  // `on`, not `once`: execa's signal-exit re-raises the signal when no other listener is left.
-  let interrupted = false;
-  const onSignal = () => {
-    if (interrupted) return;
-    interrupted = true;
-    log('interrupted: cleaning up');
-    void abortChildren().then(() => homes.cleanupAll()).finally(() => process.exit(130));
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  homes.cleanupOnSignal(log);
 
   const slots = { A: baseline, "A'": baseline, B: candidate };
   const measured: MetricSamples[] = [];
@@ -99,7 +90,7 @@ async function main(): Promise<void> {
     log('cleaning up');
     await homes.cleanupAll();
   }
-  if (interrupted) return;
+  if (isAborted()) return;
 
   const rows: Comparison[] = measured.map(compare);
   process.stdout.write(`${renderAbTable(rows)}\n\n`);

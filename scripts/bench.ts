@@ -12,7 +12,7 @@ import { Homes } from './bench/homes.js';
 import { jobPhase } from './bench/job-phase.js';
 import { queuePhase } from './bench/queue-phase.js';
 import { machineFacts } from './bench/machine.js';
-import { abortChildren, envInt, isAborted } from './bench/measure.js';
+import { envInt, isAborted } from './bench/measure.js';
 import { RefreshBench, type RefreshStats } from './bench/refresh-phase.js';
 import { errorRow, limitRow, mb, ratioRow, renderTable, valueRow, type Row } from './bench/report.js';
 
@@ -68,16 +68,7 @@ async function main(): Promise<void> {
   process.stdout.write(`software: node ${facts.node}, ${facts.tmux}\n`);
   process.stdout.write(`sizes: ${JSON.stringify(sizes)}; children run without NODE_EXTRA_CA_CERTS\n\n`);
 
-  // `on`, not `once`: execa's signal-exit re-raises the signal when no other listener is left.
-  let interrupted = false;
-  const onSignal = () => {
-    if (interrupted) return;
-    interrupted = true;
-    log('interrupted: cleaning up');
-    void abortChildren().then(() => homes.cleanupAll()).finally(() => process.exit(130));
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  homes.cleanupOnSignal(log);
   try {
     await phase(`amux ps with ${sizes.sessions} live sessions`, async () => {
       const h = homes.home('ps');

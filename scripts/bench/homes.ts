@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { benchEnv, pool, run, runOk, sleep, type RunResult } from './measure.js';
+import { abortChildren, benchEnv, pool, run, runOk, sleep, type RunResult } from './measure.js';
 
 /** bin/amux of the tree this bench runs from, found from dist/scripts/bench/ (this file, compiled). */
 export const AMUX_BIN = join(__dirname, '..', '..', '..', 'bin', 'amux');
@@ -129,6 +129,20 @@ export class Homes {
   constructor() {
     // Inherited by every daemon, tmux server and shell the bench starts (the last-resort sweep).
     process.env[MARKER] = this.root;
+  }
+
+  /** On SIGINT or SIGTERM: stops what runs, cleans every home up, exits 130. */
+  cleanupOnSignal(log: (msg: string) => void): void {
+    // `on`, not `once`: execa's signal-exit re-raises the signal when no other listener is left.
+    let interrupted = false;
+    const onSignal = () => {
+      if (interrupted) return;
+      interrupted = true;
+      log('interrupted: cleaning up');
+      void abortChildren().then(() => this.cleanupAll()).finally(() => process.exit(130));
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
   }
 
   home(name: string, bin?: string): BenchHome {
