@@ -91,6 +91,12 @@ describe('status from evidence: real programs', () => {
     assert.equal(s.reason, 'at prompt');
     const py = seen.get('python3 REPL')!.last;
     if (py) assert.equal(py.foreground, 'python3');
+    // typed into the shell: ps names it
+    await h.ok(['send', shell, 'sleep 30']);
+    const busy = await h.until(shell, (x) => x.status === 'working' && x.foreground === 'sleep');
+    assert.equal(busy.reason, 'sleeping');
+    const line = (await h.ok(['ps'])).split('\n').find((l) => l.startsWith(shell));
+    assert.match(line ?? '', /\(shell\) sleep/);
   });
 
   test('a line sent to the python3 REPL: working while it runs, then idle again', async (t) => {

@@ -50,7 +50,8 @@ export async function printSessions(sessions: readonly SessionView[], trunc: boo
     s.exitCode === null ? '' : String(s.exitCode),
     formatAge(now - Date.parse(s.createdAt)),
     ...extra.cells(s, now),
-    oneLine(s.command ?? '(shell)', trunc),
+    // A shell session shows what runs in its foreground now (README "Statuses": foreground).
+    oneLine(s.command ?? (s.foreground ? `(shell) ${s.foreground}` : '(shell)'), trunc),
   ]);
   // Colour codes take no room on screen: cells are measured without them.
   await writeOut(formatTable(['ID', 'NAME', 'STATUS', 'EXIT', 'AGE', ...extra.head, 'COMMAND'], rows, stripAnsi));

@@ -1,9 +1,7 @@
 import fnv from 'fnv-plus';
 import type { SessionRecord } from '../../core/records.js';
 import { isTerminal, LIVE_STATUSES } from '../../core/status.js';
-import { judgeForeground, waitsIndefinitely, type Activity } from '../../core/activity.js';
 import { decideStatus } from '../../core/status-rules.js';
-import { readForeground } from '../../process/foreground.js';
 import { childCount } from '../../process/process-table.js';
 import { captureScript, listPanesArgs, parseCaptures, parsePanes, sourceStdinArgs, tmuxSessionName } from '../../tmux/commands.js';
 import { runtimeOf, type DaemonContext } from '../context.js';
@@ -13,17 +11,14 @@ import { logBytes, logPatch } from '../output/log-size.js';
 import { reportError } from '../session/errors.js';
 import { isSessionLocked } from '../session/lock.js';
 import { applyDecision } from '../session/transitions.js';
+import { Evidence, QUICK_MS } from './evidence.js';
 import { ExitWatch } from './exit-watch.js';
 
-/** How often working sessions are looked at between refreshes (the evidence only, from /proc). */
-const QUICK_MS = 250;
+/** How old a status may be when a reader finds a refresh under way (see ensureFresh). */
+const STALE_OK_MS = 10_000;
 
-/** Linux reports CPU time in ticks of 1/100 s (USER_HZ) whatever the kernel's own HZ. */
-const MS_PER_TICK = 10;
-/** The share of one CPU since the last look that makes a quiet foreground `cpu`. */
-const CPU_SHARE = 0.05;
 
-const decodeSyscall = (syscall: string | null) => waitsIndefinitely(process.arch, syscall);
+
 
 /**
  * Owns status (README "How it works", ADR 0003): a batched refresh of all live sessions with O(1)
@@ -41,11 +36,11 @@ export class Monitor {
   }
   private timer: NodeJS.Timeout | null = null;
   private readonly exits: ExitWatch;
-  private lastQuickAt = 0;
-  private quickCostMs = 0;
+  private readonly evidence: Evidence;
 
   constructor(private readonly ctx: DaemonContext, private readonly jobs: Jobs) {
     this.exits = new ExitWatch(ctx, jobs.watch, () => void this.refresh().catch(() => undefined));
+    this.evidence = new Evidence(ctx, jobs);
   }
 
   start(): void {
@@ -54,14 +49,7 @@ export class Monitor {
     const early = Math.min(500, this.ctx.settings.statusCacheMs / 2);
     this.timer = setInterval(() => {
       if (Date.now() - this.lastRefreshAt >= this.ctx.settings.statusCacheMs - early) this.refresh().catch(() => undefined);
-      else if (!this.inflight) {
-        try {
-          this.quickLook();
-        } catch (err) {
-          this.quickCostMs = 1000; // e.g. a busy database: back off for 10 s
-          process.stderr.write(`quick look: ${(err as Error).message}\n`);
-        }
-      }
+      else if (!this.inflight) this.evidence.quickLook();
     }, QUICK_MS);
     this.timer.unref();
   }
@@ -76,9 +64,16 @@ export class Monitor {
     await this.inflight?.catch(() => undefined);
   }
 
-  /** Refreshes unless the cache is younger than the status cache time. */
+  /**
+   * Refreshes unless the cache is younger than the status cache time. While a refresh is already
+   * under way (a tmux server slow to answer under load), readers get the last one, if it is younger
+   * than STALE_OK_MS, instead of queueing behind it: ends are applied at once by the exit watch
+   * anyway, and `ps` must answer when tmux is slow.
+   */
   async ensureFresh(): Promise<void> {
-    if (Date.now() - this.lastRefreshAt < this.ctx.settings.statusCacheMs) return;
+    const age = Date.now() - this.lastRefreshAt;
+    if (age < this.ctx.settings.statusCacheMs) return;
+    if (this.inflight && age < STALE_OK_MS) return;
     await this.refresh();
   }
 
@@ -162,8 +157,8 @@ export class Monitor {
       rt.screenHash = hash;
     }
     const lastActivityAt = outputChanged ? now : (s.lastActivityAt ?? s.startedAt ?? now);
-    const jobRunning = (s.hasCommand && mainExitCode === null) || this.jobs.state.foregroundRunning(s.id);
-    const activity = pane && !pane.dead ? this.activity(s, jobRunning) : undefined;
+    const jobRunning = this.evidence.jobRunning(s, mainExitCode);
+    const activity = pane && !pane.dead ? this.evidence.look(s, jobRunning) : undefined;
     const decision = decideStatus(
       s.status,
       {
@@ -187,52 +182,6 @@ export class Monitor {
     if (Object.keys(patch).length) ctx.store.updateSession(s.id, patch);
     if (!isTerminal(decision.status)) rt.reason = decision.reason === 'unchanged' ? rt.reason : decision.reason;
     applyDecision(ctx, { ...s, ...patch }, decision, now, true);
-  }
-
-  /**
-   * What the session's foreground processes are doing (ADR 0015), read from /proc: no process
-   * spawned. Remembers the foreground command and the group's CPU ticks for the next look.
-   */
-  private activity(s: SessionRecord, jobRunning: boolean): Activity | undefined {
-    if (!s.pid) return undefined;
-    const rt = runtimeOf(this.ctx, s.id);
-    const fg = readForeground(s.pid, decodeSyscall);
-    if (!fg) {
-      rt.foreground = null;
-      return undefined;
-    }
-    const now = Date.now();
-    // Busy means a real share of a CPU, not the few ms a redraw loop or a timer tick costs.
-    const cpuUsed = rt.fgPgid === fg.pgid && rt.fgTicks !== undefined && rt.fgAt !== undefined &&
-      (fg.ticks - rt.fgTicks) * MS_PER_TICK >= CPU_SHARE * Math.max(now - rt.fgAt, QUICK_MS);
-    rt.fgPgid = fg.pgid;
-    rt.fgTicks = fg.ticks;
-    rt.fgAt = now;
-    rt.foreground = fg.command;
-    return judgeForeground(fg.procs, cpuUsed, jobRunning ? null : s.pid);
-  }
-
-  /**
-   * Between two refreshes, working sessions whose foreground has started to read the terminal
-   * become idle at once (a prompt answered within a tick, not a refresh later). Reads /proc only;
-   * skipped while it costs more than a tenth of its interval (many working sessions).
-   */
-  private quickLook(): void {
-    const { ctx } = this;
-    if (Date.now() - this.lastQuickAt < Math.max(QUICK_MS, this.quickCostMs * 10)) return;
-    const t0 = performance.now();
-    this.lastQuickAt = Date.now();
-    const now = Date.now();
-    ctx.store.tx(() => {
-      for (const s of ctx.store.listSessions({ statuses: ['working'] })) {
-        if (isSessionLocked(s.id) || !ctx.runtime.has(s.id)) continue; // not seen by a refresh yet
-        const activity = this.activity(s, (s.hasCommand && mainExit(ctx, s) === null) || this.jobs.state.foregroundRunning(s.id));
-        if (activity?.verdict !== 'input') continue;
-        runtimeOf(ctx, s.id).reason = activity.reason;
-        applyDecision(ctx, s, { status: 'idle', reason: activity.reason }, now, true);
-      }
-    });
-    this.quickCostMs = performance.now() - t0;
   }
 
   /** Captures many panes with one tmux process: a command file, each capture behind a separator. */
