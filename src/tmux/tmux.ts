@@ -8,10 +8,21 @@ function loadExeca(): Promise<typeof Execa> {
   return execaModule;
 }
 
+/**
+ * At most this many tmux clients at once: the server is one thread, and every client it has not
+ * answered yet holds a socket in it. Beyond this, calls wait in the daemon (backpressure), instead
+ * of piling up clients that make a busy server slower still (ADR 0007).
+ */
+const MAX_CLIENTS = 4;
+/** A tmux call that has not answered in this long is killed and fails: nothing waits on tmux forever. */
+const ANSWER_MS = 20_000;
+
 /** Runs tmux against amux's private server (`-S AMUX_HOME/tmux.sock`, never the user's config). */
 export class Tmux {
   /** Number of tmux processes spawned; the benchmarks read it (README "Performance"). */
   spawns = 0;
+  private active = 0;
+  private readonly queue: (() => void)[] = [];
 
   constructor(
     readonly socket: string,
@@ -25,14 +36,26 @@ export class Tmux {
 
   /** Runs one tmux command line; `lenient` returns stdout even when a chained command failed. */
   async run(args: readonly string[], opts: { input?: string; lenient?: boolean } = {}): Promise<string> {
+    const execa = await loadExeca();
+    if (this.active >= MAX_CLIENTS) await new Promise<void>((go) => this.queue.push(go));
+    this.active++;
     this.spawns++;
-    const res = await (await loadExeca())(this.bin, [...this.baseArgs(), ...args], {
-      input: opts.input,
-      reject: false,
-      stripFinalNewline: false,
-      env: { TMUX: '' },
-      extendEnv: true,
-    });
+    let res: Awaited<ReturnType<typeof execa>>;
+    try {
+      res = await execa(this.bin, [...this.baseArgs(), ...args], {
+        input: opts.input,
+        reject: false,
+        stripFinalNewline: false,
+        env: { TMUX: '' },
+        extendEnv: true,
+        timeout: ANSWER_MS,
+        killSignal: 'SIGKILL',
+      });
+    } finally {
+      this.active--;
+      this.queue.shift()?.();
+    }
+    if (res.timedOut) throw new TmuxCommandError(args[0] ?? '', `the tmux server did not answer within ${ANSWER_MS / 1000} s (overloaded?)`, res);
     if (res.failed && !(opts.lenient && res.exitCode !== undefined)) {
       const stderr = String(res.stderr ?? '').trim();
       if ((res as { code?: string }).code === 'ENOENT') {
