@@ -45,8 +45,8 @@ const PLUMBING = new Set(['bash', 'sh', 'tee', 'split', 'timeout']);
 /**
  * The foreground group of the terminal of `shell` (a session's bash): found from the shell's
  * `tpgid`, among the shell and its descendants, with no scan of /proc and no process spawned.
- * null when the shell is gone. `syscalls` reads `/proc/PID/syscall` to tell a wait with a time
- * limit from one without (`waitsIndefinitely` decodes it); the caller passes it in.
+ * null when the shell is gone. `decode` tells, from `/proc/PID/syscall`, a wait with a time limit
+ * from one without (`waitsIndefinitely` for this architecture; the caller passes it in).
  */
 export function readForeground(shell: number, decode: (syscall: string | null) => boolean | null): Foreground | null {
   const sh = procStat(shell);

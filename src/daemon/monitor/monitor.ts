@@ -16,6 +16,8 @@ import { ExitWatch } from './exit-watch.js';
 
 /** How old a status may be when a reader finds a refresh under way (see ensureFresh). */
 const STALE_OK_MS = 10_000;
+/** The longest a reader waits for a refresh it asked for. */
+const READER_WAIT_MS = 1000;
 
 
 
@@ -74,7 +76,10 @@ export class Monitor {
     const age = Date.now() - this.lastRefreshAt;
     if (age < this.ctx.settings.statusCacheMs) return;
     if (this.inflight && age < STALE_OK_MS) return;
-    await this.refresh();
+    // Never longer than READER_WAIT_MS: with tmux drowning (the soak), `ps` answers from the store.
+    const refreshed = this.refresh();
+    refreshed.catch(() => undefined);
+    await Promise.race([refreshed, new Promise((r) => setTimeout(r, READER_WAIT_MS).unref())]);
   }
 
   /** One refresh for all live sessions; concurrent callers share it. */

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { MAX_MARK, markerPrefix, MarkerStream } from '../../core/markers.js';
-import type { SessionRecord } from '../../core/records.js';
+import type { JobRecord, SessionRecord } from '../../core/records.js';
 import { isTerminal } from '../../core/status.js';
 import { sessionPaths } from '../../paths.js';
 import type { DaemonContext } from '../context.js';
@@ -109,29 +109,37 @@ async function* follow(ctx: DaemonContext, s: SessionRecord, filter: JobFilter, 
 
 /** How far back from the end of the log a just-ended session's last end marker is looked for. */
 const TAIL_BYTES = 16 * 1024;
+/** A session that ended longer ago than this has its whole output in its log. */
+const RECENT_MS = 60_000;
+/** The longest a read waits for a marker the shell has printed (tmux may lag far behind under load). */
+const MARKER_WAIT_MS = 10_000;
 
 /**
  * Output still on its way when a session has just ended. tmux copies a pane's output into the log
- * on its own time, so the exit file (what `wait` answers from) can be there before the last bytes
- * are: `amux wait ID && amux logs ID` under load read a log short of its end. A page read of a
- * session that ended less than MAX_DRAIN_MS ago therefore first waits until the log holds the end
- * marker of its last foreground job (its output is all before it), or, without one (a shell that
- * exited inside a job, a kill), until the log has not grown for SETTLE_MS.
+ * on its own time, so the exit file (what `wait` answers from) can be there well before the last
+ * bytes are: `amux wait ID && amux logs ID` under load read a log short of its end, or empty. A
+ * page read of a session that ended in the last minute therefore first waits:
+ * - when its last foreground job ended by its own exit status, for that job's end marker, which the
+ *   shell printed after the job's last byte (up to MARKER_WAIT_MS);
+ * - otherwise (a kill, a shell that died), until the log has not grown for SETTLE_MS (up to
+ *   MAX_DRAIN_MS).
  */
 export async function settleLog(ctx: DaemonContext, s: SessionRecord): Promise<void> {
-  if (!isTerminal(s.status) || s.endedAt === null || Date.now() >= s.endedAt + MAX_DRAIN_MS) return;
-  const last = ctx.store.listJobs(s.id).filter((j) => !j.background).reduce((m, j) => Math.max(m, j.seq), 0);
-  const marker = last ? Buffer.concat([markerPrefix(s.nonce), Buffer.from(`e;${last};`)]) : null;
+  if (!isTerminal(s.status) || s.endedAt === null || Date.now() - s.endedAt >= RECENT_MS) return;
+  const last = ctx.store.listJobs(s.id).filter((j) => !j.background).reduce<JobRecord | null>((m, j) => (m && m.seq > j.seq ? m : j), null);
+  const marked = last !== null && last.exitCode !== null && (last.status === 'completed' || last.status === 'failed');
+  const marker = Buffer.concat([markerPrefix(s.nonce), Buffer.from(`e;${last?.seq ?? 0};`)]);
   const dir = sessionPaths(ctx.paths, s.id).logDir;
+  const started = Date.now();
   let end = -1;
-  let quietSince = Date.now();
-  while (Date.now() < s.endedAt + MAX_DRAIN_MS) {
+  let quietSince = started;
+  while (Date.now() - started < (marked ? MARKER_WAIT_MS : MAX_DRAIN_MS)) {
     const now = logExtent(dir, s.logChunkBytes).end;
-    if (marker && readLog(dir, s.logChunkBytes, Math.max(0, now - TAIL_BYTES), TAIL_BYTES).data.includes(marker)) return;
+    if (marked && readLog(dir, s.logChunkBytes, Math.max(0, now - TAIL_BYTES), TAIL_BYTES).data.includes(marker)) return;
     if (now !== end) {
       end = now;
       quietSince = Date.now();
-    } else if (Date.now() - quietSince >= SETTLE_MS) return;
+    } else if (!marked && Date.now() - quietSince >= SETTLE_MS) return;
     await sleep(25);
   }
 }
