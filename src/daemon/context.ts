@@ -20,8 +20,10 @@ export interface Runtime {
   logIndex?: number;
   /** The last problem reported as an `error` event (not repeated at every refresh). */
   lastError?: string;
-  /** Why it has its status, as of the last look (the row keeps the reason of the last change). */
+  /** Why it has its status, as of the last look (the row keeps the reason of the last change)… */
   reason?: string;
+  /** …for this status: a change made elsewhere (send, pause) makes it stale. */
+  reasonStatus?: string;
   /** The terminal's foreground command at the last look (null: the shell itself). */
   foreground?: string | null;
   /** The foreground group and its CPU ticks at the last look: more ticks in the same group is `cpu`. */

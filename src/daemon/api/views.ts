@@ -8,7 +8,7 @@ const iso = (ms: number | null): string | null => (ms == null ? null : new Date(
 
 /** The API shape of a session (protocol/sessions.ts; README "API"). */
 /** `live`: what the monitor saw at its last look at a running session (its reason and foreground command). */
-export function sessionView(s: SessionRecord, now = Date.now(), live?: { reason?: string; foreground?: string | null }): SessionView {
+export function sessionView(s: SessionRecord, now = Date.now(), live?: { reason?: string; reasonStatus?: string; foreground?: string | null }): SessionView {
   const running = !isTerminal(s.status) && s.status !== 'pending';
   return {
     id: s.id,
@@ -19,7 +19,7 @@ export function sessionView(s: SessionRecord, now = Date.now(), live?: { reason?
     exitCode: s.exitCode,
     signal: s.signal,
     error: s.error,
-    reason: (running && live?.reason) || s.reason,
+    reason: (running && live?.reasonStatus === s.status && live.reason) || s.reason,
     foreground: running ? (live?.foreground ?? null) : null,
     createdAt: iso(s.createdAt)!,
     startedAt: iso(s.startedAt),

@@ -54,7 +54,8 @@ export class Evidence {
 
   /**
    * Between two refreshes, working sessions whose foreground has started to read the terminal
-   * become idle at once (a prompt answered within a tick, not a refresh later). Reads /proc only;
+   * become idle at once (a prompt answered within a tick, not a refresh later), and the others
+   * get their live reason (cpu, sleeping, …). Reads /proc only;
    * skipped while it costs more than a tenth of its interval (many working sessions).
    */
   quickLook(): void {
@@ -67,9 +68,11 @@ export class Evidence {
         for (const s of ctx.store.listSessions({ statuses: ['working'] })) {
           if (isSessionLocked(s.id) || !ctx.runtime.has(s.id)) continue; // not seen by a refresh yet
           const activity = this.look(s, this.jobRunning(s));
-          if (activity?.verdict !== 'input') continue;
-          runtimeOf(ctx, s.id).reason = activity.reason;
-          applyDecision(ctx, s, { status: 'idle', reason: activity.reason }, this.lastQuickAt, true);
+          if (!activity || activity.verdict === 'unknown') continue;
+          const rt = runtimeOf(ctx, s.id);
+          rt.reason = activity.reason;
+          rt.reasonStatus = activity.verdict === 'input' ? 'idle' : 'working';
+          if (activity.verdict === 'input') applyDecision(ctx, s, { status: 'idle', reason: activity.reason }, this.lastQuickAt, true);
         }
       });
       this.quickCostMs = performance.now() - t0;

@@ -185,7 +185,10 @@ export class Monitor {
     const patch: Partial<SessionRecord> = pane && !pane.dead && rt.logEnd !== undefined ? logPatch(ctx, s, rt.logEnd) : {};
     if (outputChanged) patch.lastActivityAt = now;
     if (Object.keys(patch).length) ctx.store.updateSession(s.id, patch);
-    if (!isTerminal(decision.status)) rt.reason = decision.reason === 'unchanged' ? rt.reason : decision.reason;
+    if (!isTerminal(decision.status) && decision.reason !== 'unchanged') {
+      rt.reason = decision.reason;
+      rt.reasonStatus = decision.status;
+    }
     applyDecision(ctx, { ...s, ...patch }, decision, now, true);
   }
 
