@@ -12,13 +12,15 @@ async function burst(n: number, argv: (i: number) => readonly string[], env: Nod
 /**
  * A burst, as CI and agents start workers (README "Performance"): `n` `amux run -- true` at once
  * against a warm daemon, next to its floor measured in the same loop: `n` at once of what a run
- * needs at the least, a node start and a tmux session (`node -e 0 && tmux new-session -d true`).
+ * needs at the least, a node start and a tmux session (`node -e 0 && tmux new-session -d`).
  * Rounds alternate the two.
  */
 export async function burstPhase(h: BenchHome, n: number, rounds: number): Promise<{ amux: Stats; floor: Stats; n: number }> {
   await h.amuxOk('daemon', 'start');
   const sock = join(h.dir, 'floor-tmux.sock');
-  const floorArgv = (i: number) => ['sh', '-c', `node -e 0 && tmux -S '${sock}' -f /dev/null new-session -d -s f${i} true`];
+  // `sleep 60`, not `true`: a server whose every session has ended exits, under the feet of the
+  // clients still connecting ("server exited unexpectedly"); starting one costs the same.
+  const floorArgv = (i: number) => ['sh', '-c', `node -e 0 && tmux -S '${sock}' -f /dev/null new-session -d -s f${i} 'sleep 60'`];
   const amux: number[] = [];
   const floor: number[] = [];
   await burst(Math.min(n, 8), () => [h.bin, 'run', '--', 'true'], h.env); // warm-up, untimed
