@@ -23,8 +23,22 @@ function read(path: string): string | null {
   }
 }
 
+/** What `hasSocket` found per process, for SOCKET_TTL_MS: listing every descriptor is the dearest read. */
+const sockets = new Map<number, { socket: boolean | null; at: number }>();
+const SOCKET_TTL_MS = 5000;
+
 /** Looked at only for a wait on read/poll/select: do any of its descriptors name a socket? */
 function hasSocket(pid: number): boolean | null {
+  const now = Date.now();
+  const known = sockets.get(pid);
+  if (known && now - known.at < SOCKET_TTL_MS) return known.socket;
+  if (sockets.size > 10_000) for (const [p, v] of sockets) if (now - v.at >= SOCKET_TTL_MS) sockets.delete(p);
+  const socket = scanForSocket(pid);
+  sockets.set(pid, { socket, at: now });
+  return socket;
+}
+
+function scanForSocket(pid: number): boolean | null {
   try {
     for (const fd of readdirSync(`/proc/${pid}/fd`)) {
       try {
@@ -48,10 +62,18 @@ const PLUMBING = new Set(['bash', 'sh', 'tee', 'split', 'timeout']);
  * null when the shell is gone. `decode` tells, from `/proc/PID/syscall`, a wait with a time limit
  * from one without (`waitsIndefinitely` for this architecture; the caller passes it in).
  */
-export function readForeground(shell: number, decode: (syscall: string | null) => boolean | null): Foreground | null {
+export function readForeground(shell: number, decode: (syscall: string | null) => boolean | null, jobRunning = true): Foreground | null {
   const sh = procStat(shell);
   if (!sh) return null;
   const pgid = Number(sh.fields[STAT.tpgid]);
+  const ticksOf = (f: string[]) => Number(f[STAT.utime]) + Number(f[STAT.stime]);
+  if (pgid === shell && !jobRunning) {
+    // The shell owns the terminal and runs no job of amux's: at its prompt (reading the terminal)
+    // unless it computes a builtin. Its state alone tells; nothing more is read.
+    const state = sh.fields[STAT.state]!;
+    const prompt = { pid: shell, comm: sh.comm, state, wchan: state === 'S' ? 'n_tty_read' : null, indefinite: true, socket: false };
+    return { pgid, procs: [prompt], ticks: ticksOf(sh.fields), command: null };
+  }
   const candidates = pgid === shell ? [shell] : [shell, ...descendantsOf(shell)];
   const procs: ProcessSample[] = [];
   let ticks = 0;
@@ -59,7 +81,7 @@ export function readForeground(shell: number, decode: (syscall: string | null) =
   for (const pid of candidates) {
     const st = pid === shell ? sh : procStat(pid);
     if (!st || Number(st.fields[STAT.pgrp]) !== pgid || st.fields[STAT.state] === 'Z') continue;
-    ticks += Number(st.fields[STAT.utime]) + Number(st.fields[STAT.stime]);
+    ticks += ticksOf(st.fields);
     const state = st.fields[STAT.state]!;
     const wchan = state === 'S' || state === 'D' ? read(`/proc/${pid}/wchan`) : null;
     const terminalWait = state === 'S' && waitKind(wchan) === 'terminal';

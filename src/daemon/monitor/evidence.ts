@@ -36,7 +36,7 @@ export class Evidence {
   look(s: SessionRecord, jobRunning: boolean): Activity | undefined {
     if (!s.pid) return undefined;
     const rt = runtimeOf(this.ctx, s.id);
-    const fg = readForeground(s.pid, decodeSyscall);
+    const fg = readForeground(s.pid, decodeSyscall, jobRunning);
     if (!fg) {
       rt.foreground = null;
       return undefined;
