@@ -25,6 +25,8 @@ export async function burstPhase(h: BenchHome, n: number, rounds: number): Promi
   const floor: number[] = [];
   await burst(Math.min(n, 8), () => [h.bin, 'run', '--', 'true'], h.env); // warm-up, untimed
   for (let r = 0; r < rounds; r++) {
+    // A warm server, as amux's is: 50 clients racing to start one fail ("server exited unexpectedly").
+    await runOk(['tmux', '-S', sock, '-f', '/dev/null', 'new-session', '-d', '-s', 'warm', 'sleep 600'], h.env);
     floor.push(await burst(n, floorArgv, h.env));
     amux.push(await burst(n, () => [h.bin, 'run', '--', 'true'], h.env));
     await runOk(['sh', '-c', `tmux -S '${sock}' kill-server 2>/dev/null; true`], h.env);
