@@ -66,7 +66,8 @@ export class Evidence {
     try {
       ctx.store.tx(() => {
         for (const s of ctx.store.listSessions({ statuses: ['working'] })) {
-          if (isSessionLocked(s.id) || !ctx.runtime.has(s.id)) continue; // not seen by a refresh yet
+          // Also one no refresh has seen yet: a program may read the terminal within its first second.
+          if (isSessionLocked(s.id)) continue;
           const activity = this.look(s, this.jobRunning(s));
           if (!activity || activity.verdict === 'unknown') continue;
           const rt = runtimeOf(ctx, s.id);

@@ -50,8 +50,10 @@ export class Monitor {
     // Refresh a little before the cache expires, so that readers (`amux ps`) never wait for one.
     const early = Math.min(500, this.ctx.settings.statusCacheMs / 2);
     this.timer = setInterval(() => {
+      // The quick look runs at every tick, also while a refresh waits on tmux (its decisions re-read
+      // the rows): the idle latency stays a tick however slow a refresh is.
+      this.evidence.quickLook();
       if (Date.now() - this.lastRefreshAt >= this.ctx.settings.statusCacheMs - early) this.refresh().catch(() => undefined);
-      else if (!this.inflight) this.evidence.quickLook();
     }, QUICK_MS);
     this.timer.unref();
   }
