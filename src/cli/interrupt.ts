@@ -13,26 +13,25 @@ export class InterruptForwarder {
   private onLeave: (() => void) | null = null;
   /** Called instead, when Ctrl-C comes before attach (a job still waiting for its turn). */
   private onEarly: (() => void) | null = null;
-  /** Ctrl-C came before attach and cancelled the request. */
-  cancelled = false;
+  /** The signal (Ctrl-C's SIGINT, TERM, HUP) that came before attach and cancelled the request. */
+  cancelledBy: NodeJS.Signals | null = null;
   /** Kills what runs with a signal (TERM, HUP), once attached. */
   private onSignal: ((signal: NodeJS.Signals) => void) | null = null;
   private pendingSignal: NodeJS.Signals | null = null;
+  /** Before attach, with a cancel set: the signal cancels the request. */
+  private cancelEarly(signal: NodeJS.Signals): boolean {
+    if (this.id || !this.onEarly) return false;
+    this.cancelledBy = signal;
+    this.onEarly();
+    return true;
+  }
   private readonly relay = (signal: NodeJS.Signals) => {
-    if (!this.id && this.onEarly) {
-      this.cancelled = true;
-      this.onEarly();
-      return;
-    }
+    if (this.cancelEarly(signal)) return;
     if (this.onSignal) this.onSignal(signal);
     else this.pendingSignal = signal;
   };
   private readonly handler = () => {
-    if (!this.id && this.onEarly) {
-      this.cancelled = true;
-      this.onEarly();
-      return;
-    }
+    if (this.cancelEarly('SIGINT')) return;
     if (++this.count > 1) this.onLeave?.();
     else if (this.id) this.forward();
   };

@@ -69,7 +69,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .description('block until all are finished; exit with the first non-zero exit code (124 on --timeout)')
     .argument('<ids...>', 'session ids, names or prefixes, or job ids job-<id>-<n>')
     .option('--timeout <dur>', 'give up after this long (exit 124)', durationOption('--timeout'))
-    .option('--json', 'print [{id,status,exitCode}]')
+    .option('--json', 'print [{id,status,exitCode,signal,reason,error}], as in the record')
     .action(async (refs: string[], opts) => setExit(await (require('./commands/wait.js') as typeof import('./commands/wait.js')).waitCommand(client(), refs, opts)));
 
   program

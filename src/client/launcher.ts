@@ -10,7 +10,7 @@ import { isNotRunning, send } from './http.js';
 
 const START_TIMEOUT_MS = 15_000;
 
-/** The daemon's script in the build: its entry bundled with its libraries (ADR 0013). */
+/** The daemon's script in the build: its entry bundled with its libraries (ADR 0014). */
 export function daemonEntry(): string {
   return join(__dirname, '..', 'daemon', 'amuxd.js');
 }
@@ -83,9 +83,10 @@ function claimStart(paths: AmuxPaths): boolean {
 /** Whether the CLI that claimed the start still runs (and has not held it past its own deadline). */
 function claimHolderAlive(paths: AmuxPaths): boolean {
   try {
-    if (Date.now() - statSync(paths.startClaim).mtimeMs > START_TIMEOUT_MS + 1000) return false;
+    const age = Date.now() - statSync(paths.startClaim).mtimeMs;
+    if (age > START_TIMEOUT_MS + 1000) return false;
     const pid = Number(readFileSync(paths.startClaim, 'utf8').trim());
-    if (!Number.isInteger(pid) || pid <= 0) return Date.now() - statSync(paths.startClaim).mtimeMs < 1000; // being written
+    if (!Number.isInteger(pid) || pid <= 0) return age < 1000; // being written
     process.kill(pid, 0);
     return true;
   } catch (err) {

@@ -37,8 +37,9 @@ export class Tmux {
   /** Runs one tmux command line; `lenient` returns stdout even when a chained command failed. */
   async run(args: readonly string[], opts: { input?: string; lenient?: boolean } = {}): Promise<string> {
     const execa = await loadExeca();
+    // A finishing call hands its slot straight to the oldest waiter (see `finally`).
     if (this.active >= MAX_CLIENTS) await new Promise<void>((go) => this.queue.push(go));
-    this.active++;
+    else this.active++;
     this.spawns++;
     let res: Awaited<ReturnType<typeof execa>>;
     try {
@@ -52,8 +53,9 @@ export class Tmux {
         killSignal: 'SIGKILL',
       });
     } finally {
-      this.active--;
-      this.queue.shift()?.();
+      const next = this.queue.shift();
+      if (next) next();
+      else this.active--;
     }
     if (res.timedOut) throw new TmuxCommandError(args[0] ?? '', `the tmux server did not answer within ${ANSWER_MS / 1000} s (overloaded?)`, res);
     if (res.failed && !(opts.lenient && res.exitCode !== undefined)) {

@@ -8,6 +8,7 @@ import { endedCode } from '../ended.js';
 import { pipeFollowed } from '../follow.js';
 import type { ExecFlags } from '../parse.js';
 import { printJson, writeOut } from '../output.js';
+import { signalNumber } from '../../core/signals.js';
 import { InterruptForwarder } from '../interrupt.js';
 
 /** What `exec --json` keeps of a stream: its newest 1 MiB, as the daemon does. */
@@ -69,12 +70,14 @@ async function execCaptured(client: Client, ref: string, body: ExecRequest, opts
       request.then(resolve, reject);
     });
   } catch (e) {
-    if (sigint.cancelled) {
-      process.stderr.write('amux: interrupted before the job started; it will not run\n');
-      process.exit(130); // closes the request: the daemon records the job as cancelled
+    if (sigint.cancelledBy) {
+      process.stderr.write(`amux: ${sigint.cancelledBy} before the job started; it will not run\n`);
+      process.exit(128 + signalNumber(sigint.cancelledBy)); // closes the request: the daemon records the job as cancelled
     }
     throw e;
   }
+  // The job has started (the daemon answers then): a Ctrl-C from here on is passed on, not a cancel.
+  sigint.cancelBeforeAttach(null);
   const parser = new FrameParser();
   const out = new Tail();
   const err = new Tail();
@@ -85,7 +88,6 @@ async function execCaptured(client: Client, ref: string, body: ExecRequest, opts
       for (const f of parser.push(chunk)) {
         if (f.type === FRAME.start) {
           started = JSON.parse(f.payload.toString('utf8')) as JobView;
-          sigint.cancelBeforeAttach(null);
           const job = started.id;
           sigint.attach(started.sessionId, () => res.destroy(), (signal) => client.jobs.kill(job, { signal }));
         } else if (f.type === FRAME.stdout) {

@@ -10,6 +10,7 @@ import type { CreateSessionRequest, KillRequest, PruneRequest, SendInputRequest 
 import type { WaitRequest } from '../../protocol/wait.js';
 import { DEFAULT_GRACE_MS } from '../../process/terminate.js';
 import type { JobSpec } from '../job/launch.js';
+import type { SendInput } from '../session/control.js';
 import type { SessionSpec } from '../session/create.js';
 
 /**
@@ -20,7 +21,6 @@ import type { SessionSpec } from '../session/create.js';
 function defaultEnv(): Record<string, string> {
   return { PATH: '/usr/local/bin:/usr/bin:/bin', HOME: homedir() };
 }
-import type { SendInput } from '../session/control.js';
 
 /**
  * What a request means, once its shape has passed the route's schema (protocol/schemas.ts, checked

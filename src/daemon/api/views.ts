@@ -6,8 +6,10 @@ import type { SessionView } from '../../protocol/sessions.js';
 
 const iso = (ms: number | null): string | null => (ms == null ? null : new Date(ms).toISOString());
 
-/** The API shape of a session (protocol/sessions.ts; README "API"). */
-/** `live`: what the monitor saw at its last look at a running session (its reason and foreground command). */
+/**
+ * The API shape of a session (protocol/sessions.ts; README "API"). `live`: what the monitor saw at
+ * its last look at a running session (its reason and foreground command).
+ */
 export function sessionView(s: SessionRecord, now = Date.now(), live?: { reason?: string; reasonStatus?: string; foreground?: string | null }): SessionView {
   const running = !isTerminal(s.status) && s.status !== 'pending';
   return {

@@ -28,7 +28,7 @@ export async function killJob(
     state.delivered(j.id, sig);
     return j.background ? j.pid && signalGroup(j.pid, sig) : hitForeground(ctx, shell, sig, seen, running);
   };
-  await terminate({
+  const { endedBy } = await terminate({
     signal: hit,
     ended: () => !running() || (j.background && j.pid !== null && !signalGroup(j.pid, 0)),
     poll: (phase) => {
@@ -41,9 +41,9 @@ export async function killJob(
     settled: () => !running(),
   }, { signal, graceMs, settleMs: SETTLE_MS });
   if (running()) {
-    // Nothing wrote an exit status (the background subshell itself was killed): amux records one.
-    const sig = j.pid && signalGroup(j.pid, 0) ? 'SIGKILL' : signal;
-    return state.finish(ctx.store.getJob(j.id)!, { kind: 'exited', code: 128 + signalNumber(sig) });
+    // Nothing wrote an exit status (the background subshell itself was killed): amux records one,
+    // for the signal that ended it.
+    return state.finish(ctx.store.getJob(j.id)!, { kind: 'exited', code: 128 + signalNumber(endedBy) });
   }
   return ctx.store.getJob(j.id)!;
 }

@@ -58,21 +58,25 @@ export async function execJob(p: LaunchParts, sessionId: string, spec: JobSpec, 
   }
 }
 
+/** The row of job `seq` as it starts to run. */
+function jobRecord(sessionId: string, seq: number, spec: JobSpec, now: number): JobRecord {
+  const captured = spec.mode !== 'tty';
+  return {
+    id: jobId(sessionId, seq), sessionId, seq, command: spec.command.display, background: spec.mode === 'background', status: 'running',
+    exitCode: null, signal: null, pid: null, startedAt: now, endedAt: null, tty: !captured, timeoutMs: spec.timeoutMs,
+    error: null, stdoutBytes: captured ? 0 : null, stderrBytes: captured ? 0 : null, stdoutTruncated: false, stderrTruncated: false,
+  };
+}
+
 /** A job whose caller went away while it waited for its turn: `killed`, never started, with a `job_finished` event. */
 function recordCancelled(p: LaunchParts, s: SessionRecord, spec: JobSpec): void {
   const { ctx } = p;
-  const seq = ctx.store.nextJobSeq(s.id);
-  const id = jobId(s.id, seq);
   const now = Date.now();
   const error = 'cancelled before it started: its client went away while it waited for its turn';
-  const captured = spec.mode !== 'tty';
+  const record = { ...jobRecord(s.id, ctx.store.nextJobSeq(s.id), spec, now), status: 'killed' as const, endedAt: now, error };
   ctx.store.tx(() => {
-    ctx.store.insertJob({
-      id, sessionId: s.id, seq, command: spec.command.display, background: spec.mode === 'background', status: 'killed',
-      exitCode: null, signal: null, pid: null, startedAt: now, endedAt: now, tty: !captured, timeoutMs: spec.timeoutMs,
-      error, stdoutBytes: captured ? 0 : null, stderrBytes: captured ? 0 : null, stdoutTruncated: false, stderrTruncated: false,
-    });
-    ctx.store.addEvent({ sessionId: s.id, jobId: id, type: 'job_finished', data: { status: 'killed', exitCode: null, error }, createdAt: now });
+    ctx.store.insertJob(record);
+    ctx.store.addEvent({ sessionId: s.id, jobId: record.id, type: 'job_finished', data: { status: 'killed', exitCode: null, error }, createdAt: now });
   });
   ctx.bus.emit('change', s.id);
 }
@@ -97,12 +101,7 @@ async function launch(p: LaunchParts, s: SessionRecord, spec: JobSpec, hold: boo
   const script = sessionPaths(ctx.paths, s.id).jobScript(seq);
   const now = Date.now();
   const captured = mode !== 'tty';
-  const record: JobRecord = {
-    id, sessionId: s.id, seq, command: command.display, background: mode === 'background', status: 'running',
-    exitCode: null, signal: null, pid: null, startedAt: now, endedAt: null, tty: !captured, timeoutMs,
-    error: null, stdoutBytes: captured ? 0 : null, stderrBytes: captured ? 0 : null,
-    stdoutTruncated: false, stderrTruncated: false,
-  };
+  const record = jobRecord(s.id, seq, spec, now);
   if (captured) mkdirSync(dir, { recursive: true, mode: 0o700 });
   if (hold && captured) p.streams.hold(record);
   writeFileSync(script, buildJobScript({ seq, mode, script: command.script, streamDir: dir }), { mode: 0o600 });
