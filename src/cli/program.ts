@@ -66,10 +66,14 @@ export function buildProgram(setExit: (code: number) => void): Command {
 
   program
     .command('wait')
-    .description('block until all are finished; exit with the first non-zero exit code (124 on --timeout)')
+    .description('block until all have ended (or reached --until); exit with the first non-zero exit code (124 on --timeout)')
     .argument('<ids...>', 'session ids, names or prefixes, or job ids job-<id>-<n>')
+    .option('--until <state>', 'exited (default), idle, working, or output:REGEX (sessions); returns at once when it already holds; exit 1 when a session ended without reaching it')
+    .option('--after <event-id>', 'only a change after this event counts (a previous --json cursor, a send receipt eventId)', intOption('--after'))
+    .option('--any', 'return when the first target gets there')
+    .option('--since-offset <bytes>', 'output:REGEX only: search the output from this log offset (a send receipt offset) instead of all of it and the screen', intOption('--since-offset'))
     .option('--timeout <dur>', 'give up after this long (exit 124)', durationOption('--timeout'))
-    .option('--json', 'print [{id,status,exitCode,signal,reason,error}], as in the record')
+    .option('--json', 'print [{id,status,exitCode,signal,reason,error,reached,event,match,logOffset,cursor}]')
     .action(async (refs: string[], opts) => setExit(await (require('./commands/wait.js') as typeof import('./commands/wait.js')).waitCommand(client(), refs, opts)));
 
   program
@@ -89,11 +93,14 @@ export function buildProgram(setExit: (code: number) => void): Command {
 
   program
     .command('send')
-    .description('type TEXT into the session, then Enter')
+    .description('type TEXT into the session, then Enter; text with newlines goes in as one paste (bracketed when the program asked for it)')
     .argument('<id>', 'session id, name or prefix')
     .argument('[text...]', 'text (words joined by spaces), or key names with --keys')
     .option('--no-enter', 'do not press Enter after the text')
     .option('--keys', 'the words are tmux key names, e.g. C-c Up Enter')
+    .option('--when <when>', 'idle: hold the text until the session is idle (waiting for input), instead of typing into a busy program')
+    .option('--timeout <dur>', 'with --when idle: give up after this long, typing nothing (exit 124)', durationOption('--timeout'))
+    .option('--json', 'print the receipt {delivered, offset, eventId, heldMs, pasted, sessionId}: read the reply from offset, or wait --after eventId')
     .addHelpText('after', '\nText that starts with - goes after --: amux send ID -- -n')
     .action(async (ref: string, words: string[], opts) => setExit(await (require('./commands/send.js') as typeof import('./commands/send.js')).sendCommand(client(), ref, words, opts)));
 

@@ -6,7 +6,7 @@ import type { LogsQuery } from '../protocol/logs.js';
 import { ROUTES } from '../protocol/routes.js';
 import type {
   CreateSessionRequest, InspectView, KillRequest, PruneAnswer, PruneRequest, RemoveQuery, ScreenQuery, ScreenView,
-  SendInputRequest, SessionListQuery, SessionView,
+  SendInputRequest, SendReceipt, SessionListQuery, SessionView,
 } from '../protocol/sessions.js';
 import type { WaitAnswer, WaitRequest } from '../protocol/wait.js';
 import { Connection } from './connection.js';
@@ -46,7 +46,7 @@ export class Client {
     return this.conn.json(ROUTES.stopDaemon);
   }
 
-  /** Blocks until every target has ended, or the request's timeout ran out. */
+  /** Blocks until the targets got where `until` asks (default: ended), or the request's timeout ran out. */
   wait(req: WaitRequest): Promise<WaitAnswer> {
     return this.conn.json(ROUTES.wait, { body: req, long: true });
   }
@@ -99,8 +99,9 @@ class Sessions {
     return this.conn.json(ROUTES.resume, { params: { ref } });
   }
 
-  send(ref: string, req: SendInputRequest): Promise<SessionView> {
-    return this.conn.json(ROUTES.sendInput, { params: { ref }, body: req });
+  /** Types into the session; answers a receipt (where the reply starts). With `when: idle` it may hold, so it has no deadline. */
+  send(ref: string, req: SendInputRequest): Promise<SendReceipt> {
+    return this.conn.json(ROUTES.sendInput, { params: { ref }, body: req, long: req.when === 'idle' });
   }
 
   screen(ref: string, query: ScreenQuery = {}): Promise<ScreenView> {

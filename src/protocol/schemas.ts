@@ -49,6 +49,8 @@ const sendInput = z.object({
   text: z.string().refine((t) => Buffer.byteLength(t) <= MAX_SEND_BYTES, `must be at most ${MAX_SEND_BYTES} bytes`).optional(),
   keys: z.array(z.string().regex(/^[!-~]{1,32}$/, 'must be tmux key names such as C-c, Enter, Up, F1')).min(1).optional(),
   enter: z.boolean().optional(),
+  when: z.enum(['now', 'idle'], 'must be now or idle').optional(),
+  timeoutMs: duration.optional(),
 }).strict().refine((b) => (b.text === undefined) !== (b.keys === undefined), 'give either text or keys, not both or neither') satisfies z.ZodType<SendInputRequest>;
 
 const kill = z.object({
@@ -59,6 +61,10 @@ const kill = z.object({
 const wait = z.object({
   ids: z.array(z.string()).min(1, 'must be a non-empty array of session references'),
   timeoutMs: duration.optional(),
+  until: z.string().optional(),
+  after: z.number().int().nonnegative().optional(),
+  any: z.boolean().optional(),
+  sinceOffset: z.number().int().nonnegative().optional(),
 }).strict() satisfies z.ZodType<WaitRequest>;
 
 const prune = z.object({ olderThanMs: duration.optional(), olderThan: duration.optional() }).strict() satisfies z.ZodType<PruneRequest>;

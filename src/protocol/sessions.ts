@@ -75,11 +75,33 @@ export interface RemoveQuery {
   graceMs?: number;
 }
 
-/** The body of `POST /v1/sessions/{ref}/input`: text (then Enter unless `enter` is false), or tmux key names. */
+/**
+ * The body of `POST /v1/sessions/{ref}/input`: text (then Enter unless `enter` is false), or tmux
+ * key names. Text with newlines goes in as one paste (bracketed when the program asked for it).
+ */
 export interface SendInputRequest {
   text?: string;
   keys?: string[];
   enter?: boolean;
+  /** `idle`: hold the input until the session is idle, instead of typing into a busy program. Default `now`. */
+  when?: 'now' | 'idle';
+  /** With `when: idle`, give up after this long (nothing is typed): ms, or a duration text. */
+  timeoutMs?: number | string;
+}
+
+/** The answer of `POST /v1/sessions/{ref}/input`: where the input landed. */
+export interface SendReceipt {
+  /** The input is in the terminal (a failure is an error answer instead). */
+  delivered: true;
+  /** The session log's size just before the input went in: read the reply from here (`logs --since-offset`, `wait --since-offset`). */
+  offset: number;
+  /** The `input_sent` event's id: `wait --until idle --after` it waits for the reply to finish. */
+  eventId: number;
+  /** How long the input was held for `when: idle`, in ms. */
+  heldMs: number;
+  /** Multi-line text went in as one paste. */
+  pasted: boolean;
+  session: SessionView;
 }
 
 /** Query and answer of `GET /v1/sessions/{ref}/screen`. */

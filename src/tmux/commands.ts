@@ -171,6 +171,19 @@ export function sendInputCalls(target: string, input: { text: string } | { keys:
 }
 
 /**
+ * Multi-line text as one paste (README "Commands": send): the text goes into a named buffer
+ * through the client's stdin (`load-buffer -`, no size limit of a message), then `paste-buffer -p`
+ * puts it in the pane, wrapped in bracketed-paste codes when the program asked for them (so a
+ * REPL or an agent takes it as one input), newlines as Enter otherwise, like a terminal's paste;
+ * `-d` deletes the buffer. The first call reads the text from stdin.
+ */
+export function pasteCalls(target: string, buffer: string, enter: boolean): string[][] {
+  const paste = ['paste-buffer', '-p', '-d', '-b', buffer, '-t', target];
+  if (enter) paste.push(';', ...sendKeysArgs(target, ['Enter']));
+  return [['load-buffer', '-b', buffer, '-'], paste];
+}
+
+/**
  * One tmux call that hands job \`seq\` to a session's shell (ADR 0009): clear whatever is typed at
  * the prompt (C-e C-u), type \` __amux_next=seq\` (the leading space keeps it out of history), Enter.
  */

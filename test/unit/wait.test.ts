@@ -5,7 +5,7 @@ import type { SessionStatus } from '../../src/core/status.js';
 import type { WaitResult } from '../../src/protocol/wait.js';
 
 function r(id: string, status: SessionStatus, exitCode: number | null = null, signal: string | null = null): WaitResult {
-  return { id, status, exitCode, signal, error: null, reason: null };
+  return { id, status, exitCode, signal, error: null, reason: null, reached: true, event: null, match: null, logOffset: null };
 }
 
 describe('waitCommandExit', () => {
@@ -32,5 +32,22 @@ describe('waitCommandExit', () => {
 
   test('failed without a code → 1', () => {
     assert.equal(waitCommandExit([r('a', 'failed'), r('b', 'failed', 9)], false), 1);
+  });
+});
+
+describe('waitCommandExit with --until and --any', () => {
+  const at = (id: string, reached: boolean, status: SessionStatus = 'idle', exitCode: number | null = null): WaitResult => ({ ...r(id, status, exitCode), reached });
+
+  test('a state: 0 when every target reached it, 1 when one ended without', () => {
+    assert.equal(waitCommandExit([at('a', true), at('b', true)], false, { exited: false }), 0);
+    assert.equal(waitCommandExit([at('a', true), at('b', false, 'completed', 0)], false, { exited: false }), 1);
+    assert.equal(waitCommandExit([at('a', false)], true, { exited: false }), 124);
+  });
+
+  test('--any: 0 when one reached the state; the exit code of the first that ended for exited', () => {
+    assert.equal(waitCommandExit([at('a', false, 'working'), at('b', true)], false, { exited: false, any: true }), 0);
+    assert.equal(waitCommandExit([at('a', false, 'completed', 0), at('b', false, 'failed', 1)], false, { exited: false, any: true }), 1);
+    assert.equal(waitCommandExit([at('a', false, 'working'), at('b', true, 'failed', 3)], false, { any: true }), 3);
+    assert.equal(waitCommandExit([at('a', true, 'completed', 0), at('b', true, 'failed', 3)], false, { any: true }), 0);
   });
 });

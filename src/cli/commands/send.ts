@@ -1,10 +1,35 @@
 import { AmuxError } from '../../errors.js';
 import type { Client } from '../../client/client.js';
+import { printJson } from '../output.js';
 
-/** `amux send`: type text (and Enter) into the session, or tmux key names with --keys. */
-export async function sendCommand(client: Client, ref: string, words: string[], opts: { enter?: boolean; keys?: boolean }): Promise<number> {
+export interface SendFlags {
+  enter?: boolean;
+  keys?: boolean;
+  when?: string;
+  timeout?: number;
+  json?: boolean;
+}
+
+/**
+ * `amux send`: type text (and Enter) into the session, or tmux key names with --keys. `--when idle`
+ * holds it until the session is idle (124 when `--timeout` ran out first: nothing was typed).
+ * `--json` prints the receipt: where the reply starts.
+ */
+export async function sendCommand(client: Client, ref: string, words: string[], opts: SendFlags): Promise<number> {
   if (words.length === 0) throw new AmuxError('usage', 'nothing to send: amux send ID TEXT… (or --keys KEY…)');
-  const body = opts.keys ? { keys: words, enter: false } : { text: words.join(' '), enter: opts.enter !== false };
-  await client.sessions.send(ref, body);
-  return 0;
+  const when = opts.when ?? 'now';
+  if (when !== 'now' && when !== 'idle') throw new AmuxError('usage', `unknown --when '${when}': use idle (or now, the default)`);
+  if (opts.timeout !== undefined && when !== 'idle') throw new AmuxError('usage', '--timeout is for --when idle: how long to hold the input');
+  const input = opts.keys ? { keys: words, enter: false } : { text: words.join(' '), enter: opts.enter !== false };
+  try {
+    const receipt = await client.sessions.send(ref, { ...input, when, timeoutMs: opts.timeout });
+    if (opts.json) printJson({ delivered: receipt.delivered, offset: receipt.offset, eventId: receipt.eventId, heldMs: receipt.heldMs, pasted: receipt.pasted, sessionId: receipt.session.id });
+    return 0;
+  } catch (e) {
+    if (e instanceof AmuxError && e.code === 'timeout') {
+      process.stderr.write(`amux: ${e.message}\n`);
+      return 124;
+    }
+    throw e;
+  }
 }

@@ -22,12 +22,12 @@ export function registerDaemonRoutes(r: Router, { ctx, monitor }: Engine, stop: 
   });
 
   r.on(ROUTES.wait, async (q): Promise<WaitAnswer> => {
-    const { refs, timeoutMs } = parseWait(await q.body());
+    const { refs, spec } = parseWait(await q.body());
     const targets = refs.map((ref) => resolveTarget(ctx, ref));
     q.long();
     const abort = new AbortController();
     q.res.on('close', () => abort.abort());
     await monitor.ensureFresh();
-    return waitForTargets(ctx, targets, timeoutMs, abort.signal);
+    return waitForTargets(ctx, targets, spec, abort.signal);
   });
 }

@@ -3,8 +3,7 @@ import { AmuxError } from '../../errors.js';
 import { PAGE_HEADERS } from '../../protocol/logs.js';
 import { pathOf, ROUTES } from '../../protocol/routes.js';
 import type { JobView } from '../../protocol/jobs.js';
-import type { InspectView, PruneAnswer, ScreenView, SessionView } from '../../protocol/sessions.js';
-import { capturePaneArgs, paneTarget } from '../../tmux/commands.js';
+import type { InspectView, PruneAnswer, ScreenView, SendReceipt, SessionView } from '../../protocol/sessions.js';
 import { readSessionLog, settleLog } from '../output/log-stream.js';
 import { syncLog } from '../output/log-size.js';
 import { pauseSession, resumeSession, sendInput } from '../session/control.js';
@@ -13,6 +12,7 @@ import { killSession } from '../session/kill.js';
 import { pruneSessions, removeSession } from '../session/remove.js';
 import { resolveSession, resolveTarget, type Target } from '../session/refs.js';
 import { untilStarted } from '../session/waiters.js';
+import { captureScreen } from '../session/screen.js';
 import type { Engine } from './index.js';
 import { queryDuration } from './params.js';
 import type { Router } from './router.js';
@@ -60,9 +60,17 @@ export function registerSessionRoutes(r: Router, engine: Engine): void {
 
   r.on(ROUTES.killSession, async (q) => killTarget(engine, resolveTarget(ctx, q.params.ref!), parseKill(await q.body())));
 
-  r.on(ROUTES.sendInput, async (q): Promise<SessionView> => {
+  r.on(ROUTES.sendInput, async (q): Promise<SendReceipt> => {
     const s = resolveSession(ctx, q.params.ref!);
-    return sessionView(await sendInput(ctx, s.id, parseInput(await q.body())));
+    const input = parseInput(await q.body());
+    const abort = new AbortController();
+    if (input.when === 'idle') {
+      q.long();
+      q.res.on('close', () => abort.abort());
+      await monitor.ensureFresh();
+    }
+    const done = await sendInput(ctx, s.id, input, abort.signal);
+    return { delivered: true, offset: done.offset, eventId: done.eventId, heldMs: done.heldMs, pasted: done.pasted, session: sessionView(done.session) };
   });
 
   r.on(ROUTES.pause, async (q): Promise<SessionView> => sessionView(await pauseSession(ctx, resolveSession(ctx, q.params.ref!).id)));
@@ -109,13 +117,7 @@ export function registerSessionRoutes(r: Router, engine: Engine): void {
   });
 
   r.on(ROUTES.screen, async (q): Promise<ScreenView> => {
-    const s = resolveSession(ctx, q.params.ref!);
-    if (!s.paneId || s.status === 'pending') throw new AmuxError('invalid_state', `session ${s.id} has no screen yet (${s.status})`);
-    try {
-      return { screen: await ctx.tmux.run(capturePaneArgs(paneTarget(s.id), q.query.escapes === true)) };
-    } catch {
-      throw new AmuxError('invalid_state', `session ${s.id}: its tmux session is closed, so there is no screen; use 'amux logs ${s.id}'`);
-    }
+    return { screen: await captureScreen(ctx, resolveSession(ctx, q.params.ref!), q.query.escapes === true) };
   });
 
   /** `amux prune`: removes finished sessions that ended at least `olderThan` ago (default: all finished). */

@@ -3,6 +3,7 @@ import { homedir } from 'node:os';
 import { resolveCommand } from '../../core/command.js';
 import { durationField } from '../../core/duration.js';
 import { validateName } from '../../core/ids.js';
+import { parseUntil } from '../../core/until.js';
 import { parseSignal } from '../../core/signals.js';
 import { AmuxError } from '../../errors.js';
 import type { ExecRequest } from '../../protocol/jobs.js';
@@ -12,6 +13,7 @@ import { DEFAULT_GRACE_MS } from '../../process/terminate.js';
 import type { JobSpec } from '../job/launch.js';
 import type { SendInput } from '../session/control.js';
 import type { SessionSpec } from '../session/create.js';
+import type { WaitSpec } from '../session/waiters.js';
 
 /**
  * The environment of a session created without `env` (README "API"): the standard PATH and the
@@ -69,11 +71,14 @@ export function parseExec(body: unknown): JobSpec {
   return { command, mode: background ? 'background' : tty ? 'tty' : 'foreground', timeoutMs: limit(req.timeoutMs ?? req.timeout, 'timeout') };
 }
 
-/** `POST /v1/sessions/{ref}/input`: text or keys (the schema allows exactly one). */
+/** `POST /v1/sessions/{ref}/input`: text or keys (the schema allows exactly one), and when. */
 export function parseInput(body: unknown): SendInput {
   const req = body as SendInputRequest;
   const enter = req.enter !== false;
-  return req.keys ? { keys: req.keys, enter } : { text: req.text!, enter };
+  const when = req.when ?? 'now';
+  if (req.timeoutMs !== undefined && when !== 'idle') throw new AmuxError('invalid_argument', 'a send timeout is for when: idle (--when idle); drop it, or hold the input');
+  const input = req.keys ? { keys: req.keys } : { text: req.text! };
+  return { ...input, enter, when, timeoutMs: limit(req.timeoutMs, 'timeout') };
 }
 
 /** `POST …/kill`: the signal (default TERM) and the grace before SIGKILL (default 5 s). */
@@ -87,10 +92,20 @@ export function grace(v: unknown): number {
   return durationField(v, 'grace', DEFAULT_GRACE_MS);
 }
 
-/** `POST /v1/wait`. */
-export function parseWait(body: unknown): { refs: string[]; timeoutMs: number | null } {
+/** `POST /v1/wait`: the references and what to wait for (ADR 0017). */
+export function parseWait(body: unknown): { refs: string[]; spec: WaitSpec } {
   const req = body as WaitRequest;
-  return { refs: req.ids, timeoutMs: req.timeoutMs === undefined ? null : durationField(req.timeoutMs, 'timeout', 0) };
+  const until = parseUntil(req.until);
+  if (req.sinceOffset !== undefined && until.kind !== 'output') {
+    throw new AmuxError('invalid_argument', 'sinceOffset is for --until output:REGEX; drop it, or wait for output');
+  }
+  return {
+    refs: req.ids,
+    spec: {
+      until, after: req.after ?? null, any: req.any === true, sinceOffset: req.sinceOffset ?? null,
+      timeoutMs: req.timeoutMs === undefined ? null : durationField(req.timeoutMs, 'timeout', 0),
+    },
+  };
 }
 
 /** `POST /v1/prune`: how long ago a session must have ended (default 0: every finished one). */

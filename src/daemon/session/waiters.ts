@@ -1,46 +1,183 @@
-import type { JobRecord, SessionRecord } from '../../core/records.js';
-import { isTerminal } from '../../core/status.js';
+import type { EventRecord, JobRecord, SessionRecord } from '../../core/records.js';
+import { isTerminal, TERMINAL_STATUSES } from '../../core/status.js';
 import { setLongTimeout } from '../../core/long-timeout.js';
-import type { WaitResult } from '../../protocol/wait.js';
+import { untilStatus, type Until } from '../../core/until.js';
+import type { WaitAnswer, WaitEvent, WaitResult } from '../../protocol/wait.js';
+import { AmuxError } from '../../errors.js';
 import type { DaemonContext } from '../context.js';
+import { logBytes } from '../output/log-size.js';
+import { settleLog } from '../output/log-stream.js';
+import { OutputWatch } from './output-watch.js';
 import type { Target } from './refs.js';
 
-function result(ctx: DaemonContext, t: Target): { r: WaitResult; done: boolean } {
-  if (t.kind === 'job') {
-    const j = ctx.store.getJob(t.id) as JobRecord;
-    return { r: { id: j.id, status: j.status, exitCode: j.exitCode, signal: j.signal, error: j.error, reason: null }, done: j.status !== 'running' };
+/** A checked wait request (api/validate.ts). */
+export interface WaitSpec {
+  until: Until;
+  /** Only changes after this event count. */
+  after: number | null;
+  any: boolean;
+  sinceOffset: number | null;
+  timeoutMs: number | null;
+}
+
+/** How often output waits look at the logs (a stat each): the log has no change event. */
+const OUTPUT_POLL_MS = 100;
+const TERMINAL = [...TERMINAL_STATUSES];
+
+function eventOf(e: EventRecord | null): WaitEvent | null {
+  if (!e) return null;
+  const data = e.data as { to?: unknown; reason?: unknown; status?: unknown; error?: unknown };
+  const to = typeof data.to === 'string' ? data.to : typeof data.status === 'string' ? data.status : null;
+  const reason = typeof data.reason === 'string' ? data.reason : typeof data.error === 'string' ? data.error : null;
+  return { id: e.id, type: e.type, to, reason, createdAt: new Date(e.createdAt).toISOString() };
+}
+
+interface Look {
+  r: WaitResult;
+  /** Reached, or it can no longer be (ended without): nothing more to wait for. */
+  done: boolean;
+}
+
+/** One target of a wait: looks at its record (and output) and says where it stands. */
+class TargetWatch {
+  private readonly output: OutputWatch | null;
+
+  constructor(
+    private readonly ctx: DaemonContext,
+    readonly target: Target,
+    private readonly spec: WaitSpec,
+  ) {
+    const session = ctx.store.getSession(target.kind === 'job' ? target.sessionId : target.id) as SessionRecord;
+    if (target.kind === 'job' && spec.until.kind !== 'exited') {
+      throw new AmuxError('invalid_argument', `--until ${spec.until.kind} is for sessions; job ${target.id} can only be waited for until it exited`);
+    }
+    this.output = spec.until.kind === 'output' ? new OutputWatch(ctx, session, spec.until.regex, spec.sinceOffset) : null;
   }
-  const s = ctx.store.getSession(t.id) as SessionRecord;
-  return { r: { id: s.id, status: s.status, exitCode: s.exitCode, signal: s.signal, error: s.error, reason: s.reason }, done: isTerminal(s.status) };
+
+  get sessionId(): string {
+    return this.target.kind === 'job' ? this.target.sessionId : this.target.id;
+  }
+
+  get watchesOutput(): boolean {
+    return this.output !== null;
+  }
+
+  async look(): Promise<Look> {
+    const { ctx, target, spec } = this;
+    if (target.kind === 'job') {
+      const j = ctx.store.getJob(target.id) as JobRecord;
+      const done = j.status !== 'running';
+      const event = done ? eventOf(ctx.store.findEvent(j.sessionId, { type: 'job_finished', jobId: j.id })) : null;
+      return {
+        r: { id: j.id, status: j.status, exitCode: j.exitCode, signal: j.signal, error: j.error, reason: null, reached: done, event, match: null, logOffset: null },
+        done,
+      };
+    }
+    let s = ctx.store.getSession(target.id) as SessionRecord;
+    let reached = false;
+    let event: EventRecord | null = null;
+    let match: string | null = null;
+    const status = untilStatus(spec.until);
+    if (spec.until.kind === 'exited') {
+      reached = isTerminal(s.status);
+      if (reached) event = ctx.store.findEvent(s.id, { type: 'state_changed', to: TERMINAL });
+    } else if (status) {
+      // With a cursor, the first change to the status after it counts, even if the session has moved on since.
+      event = ctx.store.findEvent(s.id, { type: 'state_changed', to: [status], ...(spec.after !== null ? { after: spec.after } : {}) });
+      reached = spec.after !== null ? event !== null : s.status === status;
+      if (!reached) event = null;
+    } else if (this.output) {
+      // A session that ended: its last bytes may still be on their way to the log.
+      if (isTerminal(s.status)) await settleLog(ctx, s);
+      match = await this.output.look(s);
+      reached = match !== null;
+      s = ctx.store.getSession(target.id) as SessionRecord;
+    }
+    const r: WaitResult = {
+      id: s.id, status: s.status, exitCode: s.exitCode, signal: s.signal, error: s.error, reason: s.reason,
+      reached, event: eventOf(event), match, logOffset: s.removedAt ? s.logBytes : logBytes(ctx, s),
+    };
+    return { r, done: reached || isTerminal(s.status) };
+  }
 }
 
 /**
- * Resolves when every target has ended, or when `timeoutMs` runs out (then `timedOut`).
- * Event-driven: it wakes on the daemon's `change` events (jobs emit them for their session), never polls.
+ * Resolves when the targets got where `spec.until` asks (every one, or with `any` the first; a
+ * target that ended without getting there counts as done), or when `timeoutMs` runs out (then
+ * `timedOut`). Status waits wake on the daemon's `change` events (jobs emit them for their
+ * session); output waits also look at the logs every OUTPUT_POLL_MS. The answer's `cursor` is
+ * the newest event id before the last look, so `after: cursor` misses nothing (ADR 0017).
  */
-export function waitForTargets(
-  ctx: DaemonContext,
-  targets: readonly Target[],
-  timeoutMs: number | null,
-  signal?: AbortSignal,
-): Promise<{ results: WaitResult[]; timedOut: boolean }> {
-  const sessions = new Set(targets.map((t) => (t.kind === 'job' ? t.sessionId : t.id)));
-  const snapshot = () => targets.map((t) => result(ctx, t));
-  const answer = (timedOut: boolean) => ({ results: snapshot().map((x) => x.r), timedOut });
-  return new Promise((resolve) => {
+export async function waitForTargets(ctx: DaemonContext, targets: readonly Target[], spec: WaitSpec, signal?: AbortSignal): Promise<WaitAnswer> {
+  const watches = targets.map((t) => new TargetWatch(ctx, t, spec));
+  const sessions = new Set(watches.map((w) => w.sessionId));
+  const lookAll = async (timedOut: boolean): Promise<{ answer: WaitAnswer; finished: boolean }> => {
+    const cursor = ctx.store.lastEventId();
+    const looks: Look[] = [];
+    for (const w of watches) looks.push(await w.look());
+    const finished = spec.any ? looks.some((l) => l.r.reached) || looks.every((l) => l.done) : looks.every((l) => l.done);
+    return { answer: { results: looks.map((l) => l.r), timedOut: timedOut && !finished, cursor }, finished };
+  };
+  const first = await lookAll(false);
+  if (first.finished || signal?.aborted) return first.answer;
+  return new Promise<WaitAnswer>((resolve, reject) => {
+    let settled = false;
+    let looking = false;
+    let again = false;
+    let expired = false;
     let cancelTimer: (() => void) | null = null;
-    const done = (timedOut: boolean) => {
+    let poll: NodeJS.Timeout | null = null;
+    const stop = () => {
+      settled = true;
       ctx.bus.off('change', onChange);
       cancelTimer?.();
-      resolve(answer(timedOut));
+      if (poll) clearInterval(poll);
+    };
+    // One look at a time (an output watch reads on from where it was); a wake-up during a look is one more look after it.
+    const relook = async () => {
+      if (settled) return;
+      if (looking) {
+        again = true;
+        return;
+      }
+      looking = true;
+      try {
+        do {
+          again = false;
+          const timedOut = expired;
+          const { answer, finished } = await lookAll(timedOut);
+          if (settled) return;
+          if (finished || timedOut) {
+            stop();
+            return resolve(answer);
+          }
+        } while (again || expired);
+      } catch (err) {
+        // The session was removed under the wait, or the store failed: the request fails with it.
+        if (!settled) {
+          stop();
+          reject(err);
+        }
+      } finally {
+        looking = false;
+      }
     };
     const onChange = (id: string) => {
-      if (sessions.has(id) && snapshot().every((x) => x.done)) done(false);
+      if (sessions.has(id)) void relook();
     };
-    if (snapshot().every((x) => x.done)) return resolve(answer(false));
     ctx.bus.on('change', onChange);
-    if (timeoutMs != null) cancelTimer = setLongTimeout(() => done(true), timeoutMs);
-    signal?.addEventListener('abort', () => done(true), { once: true });
+    if (watches.some((w) => w.watchesOutput)) poll = setInterval(() => void relook(), OUTPUT_POLL_MS);
+    if (spec.timeoutMs != null) {
+      cancelTimer = setLongTimeout(() => {
+        expired = true;
+        void relook();
+      }, spec.timeoutMs);
+    }
+    signal?.addEventListener('abort', () => {
+      if (settled) return;
+      stop();
+      resolve(first.answer); // the client left: nobody reads this
+    }, { once: true });
   });
 }
 
