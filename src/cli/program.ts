@@ -185,6 +185,12 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .action(async (opts) => setExit(await (require('./commands/lifecycle.js') as typeof import('./commands/lifecycle.js')).pruneCommand(client(), opts)));
 
   program
+    .command('mcp')
+    .description('serve amux to AI agents: a Model Context Protocol server on stdin/stdout (tools run, exec, list, inspect, read_output, screen, send, wait, kill, remove, jobs; session resources)')
+    .addHelpText('after', '\nRegister it with an MCP client as the command "amux" with the argument "mcp" (README "Agents").')
+    .action(async () => setExit(await (require('./commands/mcp.js') as typeof import('./commands/mcp.js')).mcpCommand(client())));
+
+  program
     .command('daemon')
     .description('manage the daemon: start, stop (sessions keep running), status (exit 3 when not running), run (foreground)')
     .argument('<action>', 'start | stop | status | run')

@@ -46,7 +46,8 @@ export async function createSession(ctx: DaemonContext, queue: Queue, spec: Sess
   try {
     mkdirSync(sp.jobsDir, { recursive: true, mode: 0o700 });
     mkdirSync(sp.logDir, { recursive: true, mode: 0o700 });
-    writeFileSync(sp.envFile, buildEnvFile(env), { mode: 0o600 });
+    // AMUX_SESSION_ID: a program can tell which session it runs in (`amux mcp` will not kill its own; README "Agents").
+    writeFileSync(sp.envFile, buildEnvFile({ ...env, AMUX_SESSION_ID: id }), { mode: 0o600 });
     if (command) writeFileSync(sp.jobScript(1), `${command.script}\n`, { mode: 0o600 });
     writeFileSync(sp.rcfile, buildRcfile({
       sessionId: id, nonce: record.nonce, envFile: sp.envFile, cwd, umask, jobsDir: sp.jobsDir,
