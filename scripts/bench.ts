@@ -6,6 +6,7 @@
  * parallel session creation), BENCH_BURST (50). BENCH_ONLY=text runs only the phases named so.
  */
 import { psPhase, rssPhase, runPhase, waitPhase } from './bench/cli-phases.js';
+import { agentsPhase } from './bench/agents-phase.js';
 import { burstPhase } from './bench/burst-phase.js';
 import { evidencePhase } from './bench/evidence-phase.js';
 import { Homes } from './bench/homes.js';
@@ -150,6 +151,18 @@ async function main(): Promise<void> {
         { ...limitRow(`idle latency: read begins → idle (${r.idleLatency.n} sessions)`, r.idleLatency), goal: '≤ 500 ms p90', met: r.idleLatency.p90 <= 500 },
         valueRow(`busy but silent (CPU loop, sleep, sleeping recipe): idle looks of ${r.busyLooks}`, r.busyIdle, String(r.busyIdle), 0, '0'),
         valueRow('a line every 4.5 s: state changes away from working in 15 s', r.printerChanges, String(r.printerChanges), 0, '0'),
+      );
+      await h.cleanup();
+    });
+
+    await phase('agents: MCP exec round trip, wait --until idle latency', async () => {
+      const h = homes.home('agents');
+      const r = await agentsPhase(h, sizes.runs, Math.max(10, sizes.runs));
+      raw.agents = r;
+      rows.push(
+        limitRow('floor: amux exec ID -- true (CLI, interleaved)', r.cliExec),
+        { ...ratioRow('  MCP tool exec {command: true} on a running amux mcp', r.mcpExec, r.cliExec), goal: 'no goal; floor = the CLI exec', met: undefined },
+        { ...limitRow(`wait --until idle: read begins → wait exits (${r.idleWait.n} sessions)`, r.idleWait), goal: '≤ 500 ms p90', met: r.idleWait.p90 <= 500 },
       );
       await h.cleanup();
     });
