@@ -92,7 +92,7 @@ export function grace(v: unknown): number {
   return durationField(v, 'grace', DEFAULT_GRACE_MS);
 }
 
-/** `POST /v1/wait`: the references and what to wait for (ADR 0017). */
+/** `POST /v1/wait`: the references and what to wait for (ADR 0018). */
 export function parseWait(body: unknown): { refs: string[]; spec: WaitSpec } {
   const req = body as WaitRequest;
   const until = parseUntil(req.until);

@@ -26,7 +26,7 @@ function lineAt(text: string, at: number): string {
 }
 
 /**
- * `wait --until output:REGEX` for one session (ADR 0017): REGEX is matched against the plain text
+ * `wait --until output:REGEX` for one session (ADR 0018): REGEX is matched against the plain text
  * of the terminal output (amux's markers removed, escapes stripped, overwrites applied) from the
  * cursor on. Without a cursor, the newest SEARCH_BACK bytes count too, and so does the screen
  * (full-screen programs draw with cursor moves that plain text cannot render).

@@ -106,7 +106,7 @@ class TargetWatch {
  * target that ended without getting there counts as done), or when `timeoutMs` runs out (then
  * `timedOut`). Status waits wake on the daemon's `change` events (jobs emit them for their
  * session); output waits also look at the logs every OUTPUT_POLL_MS. The answer's `cursor` is
- * the newest event id before the last look, so `after: cursor` misses nothing (ADR 0017).
+ * the newest event id before the last look, so `after: cursor` misses nothing (ADR 0018).
  */
 export async function waitForTargets(ctx: DaemonContext, targets: readonly Target[], spec: WaitSpec, signal?: AbortSignal): Promise<WaitAnswer> {
   const watches = targets.map((t) => new TargetWatch(ctx, t, spec));
