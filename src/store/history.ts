@@ -19,24 +19,16 @@ export interface EventQuery {
   limit: number;
 }
 
+/** `col op ?` conditions whose value is given (undefined ones are left out), joined by AND. */
+function where(conds: readonly [string, unknown][]): { sql: string; args: unknown[] } {
+  const given = conds.filter(([, v]) => v !== undefined);
+  return { sql: given.map(([c]) => c).join(' AND '), args: given.map(([, v]) => v) };
+}
+
 /** Events in id order (the order they were written), from a cursor. */
 export function readEvents(store: Store, q: EventQuery): EventRecord[] {
-  const where = ['id > ?'];
-  const args: unknown[] = [q.afterId];
-  if (q.sessionId !== undefined) {
-    where.push('session_id = ?');
-    args.push(q.sessionId);
-  }
-  if (q.from !== undefined) {
-    where.push('created_at >= ?');
-    args.push(q.from);
-  }
-  if (q.untilId !== undefined) {
-    where.push('id <= ?');
-    args.push(q.untilId);
-  }
-  args.push(q.limit);
-  const rows = store.sql(`SELECT * FROM events WHERE ${where.join(' AND ')} ORDER BY id LIMIT ?`).all(...args) as Row[];
+  const w = where([['id > ?', q.afterId], ['session_id = ?', q.sessionId], ['created_at >= ?', q.from], ['id <= ?', q.untilId]]);
+  const rows = store.sql(`SELECT * FROM events WHERE ${w.sql} ORDER BY id LIMIT ?`).all(...w.args, q.limit) as Row[];
   return rows.map(toEvent);
 }
 
@@ -95,4 +87,17 @@ export function computeStats(store: Store, from: number): Stats {
     expiryRate: terminal === 0 ? null : byStatus.expired / terminal,
     eventsTotal, eventsByType,
   };
+}
+
+/**
+ * One event of a session (`amux wait --until`, ADR 0018): of `type`, moving it to one of `to` (its
+ * `data.to`) when given, of job `jobId` when given, after event `after` when given; the oldest
+ * such with `after`, else the newest.
+ */
+export function findEvent(store: Store, sessionId: string, q: { type: string; to?: readonly string[]; jobId?: string; after?: number }): EventRecord | null {
+  const w = where([['session_id = ?', sessionId], ['type = ?', q.type], ['job_id = ?', q.jobId], ['id > ?', q.after]]);
+  const to = q.to ? ` AND json_extract(data, '$.to') IN (${q.to.map(() => '?').join(',')})` : '';
+  const order = q.after !== undefined ? 'ASC' : 'DESC';
+  const row = store.sql(`SELECT * FROM events WHERE ${w.sql}${to} ORDER BY id ${order} LIMIT 1`).get(...w.args, ...(q.to ?? [])) as Row | undefined;
+  return row ? toEvent(row) : null;
 }

@@ -238,37 +238,6 @@ export class Store {
     return { ...e, id: Number(info.lastInsertRowid) };
   }
 
-  /**
-   * One event of a session (`amux wait --until`): of `type`, moving it to one of `to` (its
-   * `data.to`) when given, of job `jobId` when given, after event `after` when given; the oldest
-   * such with `after`, else the newest.
-   */
-  findEvent(sessionId: string, q: { type: string; to?: readonly string[]; jobId?: string; after?: number }): EventRecord | null {
-    const where = ['session_id = ?', 'type = ?'];
-    const args: unknown[] = [sessionId, q.type];
-    if (q.to) {
-      where.push(`json_extract(data, '$.to') IN (${q.to.map(() => '?').join(',')})`);
-      args.push(...q.to);
-    }
-    if (q.jobId !== undefined) {
-      where.push('job_id = ?');
-      args.push(q.jobId);
-    }
-    if (q.after !== undefined) {
-      where.push('id > ?');
-      args.push(q.after);
-    }
-    const order = q.after !== undefined ? 'ASC' : 'DESC';
-    const row = this.sql(`SELECT * FROM events WHERE ${where.join(' AND ')} ORDER BY id ${order} LIMIT 1`).get(...args) as Row | undefined;
-    return row ? toEvent(row) : null;
-  }
-
-  /** The newest event id (0 before the first): a cursor for `wait --after`. */
-  lastEventId(): number {
-    const row = this.sql('SELECT MAX(id) AS m FROM events').get() as { m: number | null };
-    return row.m ?? 0;
-  }
-
   listEvents(sessionId: string, limit = 100): EventRecord[] {
     const rows = this.sql('SELECT * FROM events WHERE session_id = ? ORDER BY id DESC LIMIT ?').all(sessionId, limit) as Row[];
     return rows.map(toEvent).reverse();

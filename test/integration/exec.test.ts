@@ -181,8 +181,12 @@ describe('amux exec: jobs in a shell session', () => {
   });
 
   test('an exec queued behind a busy turn whose client goes away is recorded killed, with its event', async () => {
-    const blocker = h.run(['exec', sh, '--', 'sleep 2']);
-    await sleep(500);
+    const blocker = h.run(['exec', sh, '--', 'sleep 3']);
+    // The blocker's turn has begun (its row is running) before the second exec comes.
+    for (let i = 0; i < 100; i++) {
+      if ((JSON.parse(await h.ok(['jobs', sh, '--json'])) as any[]).some((j) => j.command === 'sleep 3' && j.status === 'running')) break;
+      await sleep(100);
+    }
     await new Promise<void>((resolve) => {
       const req = request({ socketPath: join(h.home, 'amux.sock'), method: 'POST', path: `/v1/sessions/${sh}/jobs?stream=1`, headers: { 'content-type': 'application/json' } });
       req.on('error', () => resolve());

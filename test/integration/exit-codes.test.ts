@@ -37,11 +37,17 @@ describe('exact exit codes on real tmux', () => {
     assert.equal(byId.get(sig).error, 'killed by signal SIGTERM');
   });
 
-  test('wait --json prints [{id,status,exitCode,signal,reason,error}]', async () => {
+  test('wait --json prints [{id,status,exitCode,signal,reason,error,reached,event,match,logOffset,cursor}]', async () => {
     const id = await h.ok(['run', '--', 'exit 4']);
     const r = await h.run(['wait', '--json', id]);
     assert.equal(r.code, 4);
-    assert.deepEqual(JSON.parse(r.stdout), [{ id, status: 'failed', exitCode: 4, signal: null, reason: 'command exited', error: 'command exited with code 4' }]);
+    const [w, ...rest] = JSON.parse(r.stdout);
+    assert.equal(rest.length, 0);
+    const { event, logOffset, cursor, ...record } = w;
+    assert.deepEqual(record, { id, status: 'failed', exitCode: 4, signal: null, reason: 'command exited', error: 'command exited with code 4', reached: true, match: null });
+    assert.deepEqual({ type: event.type, to: event.to, reason: event.reason }, { type: 'state_changed', to: 'failed', reason: 'command exited' });
+    assert.equal(typeof logOffset, 'number');
+    assert.ok(cursor >= event.id);
   });
 
   test('exit N inside the main command reports N', async () => {

@@ -4,6 +4,7 @@ import { setLongTimeout } from '../../core/long-timeout.js';
 import { untilStatus, type Until } from '../../core/until.js';
 import type { WaitAnswer, WaitEvent, WaitResult } from '../../protocol/wait.js';
 import { AmuxError } from '../../errors.js';
+import { findEvent, lastEventId } from '../../store/history.js';
 import type { DaemonContext } from '../context.js';
 import { logBytes } from '../output/log-size.js';
 import { settleLog } from '../output/log-stream.js';
@@ -67,7 +68,7 @@ class TargetWatch {
     if (target.kind === 'job') {
       const j = ctx.store.getJob(target.id) as JobRecord;
       const done = j.status !== 'running';
-      const event = done ? eventOf(ctx.store.findEvent(j.sessionId, { type: 'job_finished', jobId: j.id })) : null;
+      const event = done ? eventOf(findEvent(ctx.store, j.sessionId, { type: 'job_finished', jobId: j.id })) : null;
       return {
         r: { id: j.id, status: j.status, exitCode: j.exitCode, signal: j.signal, error: j.error, reason: null, reached: done, event, match: null, logOffset: null },
         done,
@@ -80,10 +81,10 @@ class TargetWatch {
     const status = untilStatus(spec.until);
     if (spec.until.kind === 'exited') {
       reached = isTerminal(s.status);
-      if (reached) event = ctx.store.findEvent(s.id, { type: 'state_changed', to: TERMINAL });
+      if (reached) event = findEvent(ctx.store, s.id, { type: 'state_changed', to: TERMINAL });
     } else if (status) {
       // With a cursor, the first change to the status after it counts, even if the session has moved on since.
-      event = ctx.store.findEvent(s.id, { type: 'state_changed', to: [status], ...(spec.after !== null ? { after: spec.after } : {}) });
+      event = findEvent(ctx.store, s.id, { type: 'state_changed', to: [status], ...(spec.after !== null ? { after: spec.after } : {}) });
       reached = spec.after !== null ? event !== null : s.status === status;
       if (!reached) event = null;
     } else if (this.output) {
@@ -112,7 +113,7 @@ export async function waitForTargets(ctx: DaemonContext, targets: readonly Targe
   const watches = targets.map((t) => new TargetWatch(ctx, t, spec));
   const sessions = new Set(watches.map((w) => w.sessionId));
   const lookAll = async (timedOut: boolean): Promise<{ answer: WaitAnswer; finished: boolean }> => {
-    const cursor = ctx.store.lastEventId();
+    const cursor = lastEventId(ctx.store);
     const looks: Look[] = [];
     for (const w of watches) looks.push(await w.look());
     const finished = spec.any ? looks.some((l) => l.r.reached) || looks.every((l) => l.done) : looks.every((l) => l.done);
