@@ -145,7 +145,7 @@ class StdinForwarder {
   constructor(client: Client, private readonly jobId: string) {
     client.jobs.stdin(jobId, process.stdin, this.abort.signal).catch((e: unknown) => {
       // A job that ended before the request reached the daemon has no stdin any more (invalid_state):
-      // its end frame tells the rest. Anything else is said once; the job then reads EOF.
+      // its end frame tells the rest. Anything else is said, in one line.
       if (this.abort.signal.aborted || (e instanceof AmuxError && e.code === 'invalid_state')) return;
       process.stderr.write(`amux: stdin not passed on to job ${this.jobId}: ${(e as Error).message}\n`);
     });
