@@ -32,6 +32,8 @@ export function envOption(value: string, previous: Record<string, string> = {}):
 
 /** The options of `amux exec` (the same fields commander fills). */
 export interface ExecFlags {
+  /** `-i`: our stdin is the job's stdin, EOF included (ADR 0017). */
+  interactive?: boolean;
   background?: boolean;
   timeout?: number;
   tty?: boolean;
@@ -39,7 +41,7 @@ export interface ExecFlags {
 }
 
 /**
- * The words after `amux exec ID`: options (as in the README, `exec ID [-b] [--timeout DUR] [--tty]
+ * The words after `amux exec ID`: options (as in the README, `exec ID [-i] [-b] [--timeout DUR] [--tty]
  * [--json] -- cmd…`) up to `--` or the first word that is not an option, then the command.
  * Returns null for what only commander answers (help).
  */
@@ -50,6 +52,7 @@ export function parseExecWords(words: readonly string[], into: ExecFlags = {}): 
     if (a === '--') return { cmd: words.slice(i + 1), opts };
     if (!a.startsWith('-') || a === '-') return { cmd: words.slice(i), opts };
     if (a === '-b' || a === '--background') opts.background = true;
+    else if (a === '-i' || a === '--interactive') opts.interactive = true;
     else if (a === '--tty') opts.tty = true;
     else if (a === '--json') opts.json = true;
     else if (a === '--timeout' || a.startsWith('--timeout=')) {

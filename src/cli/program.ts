@@ -116,11 +116,12 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .description("run CMD as a job in a session's shell: foreground (default) streams its stdout and stderr and exits with its code; -b starts it in the background and prints its job id and pid")
     .argument('<id>', 'session id, name or prefix')
     .argument('[cmd...]', 'the command, after -- (one argument: a shell line; several: an exact argv)')
+    .option('-i, --interactive', "pass stdin on to the job, EOF included, like docker exec -i (not with -b or --tty)")
     .option('-b, --background', 'run in a subshell next to everything else; print the job id and pid')
     .option('--timeout <dur>', 'kill the job after this long (status killed, exit 124)', durationOption('--timeout'))
     .option('--tty', 'run on the terminal (for programs that need one); output goes to the session log')
     .option('--json', 'print {jobId, exitCode, stdout, stderr, durationMs, stdoutTruncated, stderrTruncated, …} (foreground); the job (-b)')
-    .addHelpText('after', '\nForeground jobs run in the main shell (cd, export, functions and aliases persist), one at a time per session.\nCtrl-C is passed on to a foreground job (twice: leave it running); SIGTERM and SIGHUP kill it with that signal, and exec exits with its end.')
+    .addHelpText('after', '\nForeground jobs run in the main shell (cd, export, functions and aliases persist), one at a time per session.\nCtrl-C is passed on to a foreground job (twice: leave it running); SIGTERM and SIGHUP kill it with that signal, and exec exits with its end.\nWithout -i, a foreground job reads the session\'s terminal (answer it with amux send); with -i, it reads amux\'s stdin to its end: echo hi | amux exec -i ID -- \'read x; echo $x\'.')
     .passThroughOptions()
     // Options also come after ID (README "Commands"), up to `--` or the command's first word: commander passes
     // everything after ID through, and parseExecWords reads them as the fast path does.

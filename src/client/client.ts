@@ -1,7 +1,7 @@
 import type { AmuxPaths } from '../paths.js';
 import type { Health, StopAnswer } from '../protocol/daemon.js';
 import type { EventsQuery, HistoryQuery, StatsQuery, StatsView } from '../protocol/events.js';
-import type { ExecRequest, JobListQuery, JobOutputQuery, JobView } from '../protocol/jobs.js';
+import type { ExecRequest, JobListQuery, JobOutputQuery, JobView, StdinAnswer } from '../protocol/jobs.js';
 import type { LogsQuery } from '../protocol/logs.js';
 import { ROUTES } from '../protocol/routes.js';
 import type {
@@ -10,7 +10,7 @@ import type {
 } from '../protocol/sessions.js';
 import type { WaitAnswer, WaitRequest } from '../protocol/wait.js';
 import { Connection } from './connection.js';
-import type { Response } from './http.js';
+import { readBody, type Response } from './http.js';
 
 /** A streamed answer (logs, frames, NDJSON): its headers, then its body as chunks. */
 export type Stream = Response;
@@ -137,6 +137,27 @@ class Jobs {
 
   kill(id: string, req: KillRequest = {}): Promise<JobView> {
     return this.conn.json(ROUTES.killJob, { params: { id }, body: req, long: true });
+  }
+
+  /**
+   * Writes `source` into the stdin of a job started with `stdin: true`, at the pace the job reads it;
+   * its end is the job's EOF. Resolves with the daemon's answer once the body has ended or the job
+   * has; null when the connection closed, or `signal` aborted, before an answer.
+   */
+  async stdin(id: string, source: NodeJS.ReadableStream, signal?: AbortSignal): Promise<StdinAnswer | null> {
+    const res = await this.conn.raw(ROUTES.jobStdin, { params: { id }, upload: true, long: true });
+    const onAbort = () => res.destroy();
+    signal?.addEventListener('abort', onAbort);
+    try {
+      await res.upload(source, signal);
+      const text = (await readBody(res)).toString('utf8');
+      return text.trim() ? (JSON.parse(text) as StdinAnswer) : null;
+    } catch {
+      return null; // the connection went away (the daemon, or an abort): nothing to answer
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+      res.destroy();
+    }
   }
 
   /** Captured output: one stream's page, or frames (both streams, or `follow`). */

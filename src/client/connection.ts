@@ -12,6 +12,8 @@ export interface Call {
   body?: unknown;
   /** It may take long by design (a wait, a follow, a kill's grace, a job's turn): no answer deadline. */
   long?: boolean;
+  /** The body is a byte stream, written with `Response.upload` once the answer's head has come. */
+  upload?: boolean;
 }
 
 /** How long a short request waits for the daemon's answer (README "Configuration": AMUX_CLIENT_TIMEOUT). */
@@ -39,7 +41,7 @@ export class Connection {
     const deadlineMs = call.long ? undefined : deadline();
     let res: Response;
     try {
-      res = await send(this.paths.socket, route.method, path, call.body, deadlineMs);
+      res = await send(this.paths.socket, route.method, path, call.body, deadlineMs, call.upload);
     } catch (err) {
       if (err instanceof NoAnswerError) throw this.noAnswer(deadlineMs!);
       if (!isNotRunning(err)) throw err;
@@ -47,7 +49,7 @@ export class Connection {
       // Loaded only here: it brings child_process, which a running daemon's callers never need.
       const { launchDaemon } = require('./launcher.js') as typeof import('./launcher.js');
       await launchDaemon(this.paths);
-      res = await send(this.paths.socket, route.method, path, call.body, deadlineMs).catch((e) => {
+      res = await send(this.paths.socket, route.method, path, call.body, deadlineMs, call.upload).catch((e) => {
         if (e instanceof NoAnswerError) throw this.noAnswer(deadlineMs!);
         throw isNotRunning(e) ? new AmuxError('daemon_unreachable', `the amux daemon did not answer after starting; see ${this.paths.daemonLog}`) : e;
       });

@@ -49,6 +49,48 @@ export class Response implements AsyncIterable<Buffer> {
   destroy(): void {
     this.socket.destroy();
   }
+
+  /**
+   * The body of a request sent with `upload` (chunked), written from `source` at the pace the
+   * daemon takes it, then ended. Resolves when `source` has ended and its last byte is written, or
+   * as soon as the connection closes or `signal` aborts (the rest of `source` is not read then).
+   */
+  upload(source: NodeJS.ReadableStream, signal?: AbortSignal): Promise<void> {
+    const socket = this.socket;
+    return new Promise<void>((resolve) => {
+      let done = false;
+      const resume = () => source.resume();
+      const finish = () => {
+        if (done) return;
+        done = true;
+        source.off('data', onData).off('end', onEnd).off('error', finish);
+        socket.off('drain', resume).off('close', finish);
+        signal?.removeEventListener('abort', finish);
+        source.pause();
+        resolve();
+      };
+      const onData = (chunk: Buffer | string) => {
+        const data = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+        if (data.length === 0 || socket.destroyed) return;
+        // One chunk of HTTP/1.1 chunked encoding: size in hex, CRLF, the bytes, CRLF.
+        socket.write(`${data.length.toString(16)}\r\n`, 'latin1');
+        socket.write(data);
+        if (!socket.write('\r\n', 'latin1')) {
+          source.pause();
+          socket.once('drain', resume);
+        }
+      };
+      const onEnd = () => {
+        if (!socket.destroyed) socket.write('0\r\n\r\n', 'latin1', finish);
+        else finish();
+      };
+      if (signal?.aborted) return finish();
+      signal?.addEventListener('abort', finish);
+      socket.on('close', finish);
+      source.on('data', onData).on('end', onEnd).on('error', finish);
+      source.resume();
+    });
+  }
 }
 
 /** Parses `HTTP/1.1 200 OK\r\nName: value…` (no body). */
@@ -64,8 +106,12 @@ export function parseHead(head: string): { status: number; headers: Record<strin
   return { status: Number(m[1]), headers };
 }
 
-/** Sends one request; resolves once the response head has arrived, or fails after `deadlineMs` without it. */
-export function send(socketPath: string, method: string, path: string, body?: unknown, deadlineMs?: number): Promise<Response> {
+/**
+ * Sends one request; resolves once the response head has arrived, or fails after `deadlineMs` without it.
+ * With `upload`, the request says its body is chunked and sends none yet: the caller writes it with
+ * `Response.upload` once the head has come (an error answer comes before any byte is sent).
+ */
+export function send(socketPath: string, method: string, path: string, body?: unknown, deadlineMs?: number, upload = false): Promise<Response> {
   return new Promise((resolve, reject) => {
     const payload = body === undefined ? null : Buffer.from(JSON.stringify(body));
     const socket = connect(socketPath);
@@ -87,6 +133,7 @@ export function send(socketPath: string, method: string, path: string, body?: un
     socket.on('connect', () => {
       const lines = [`${method} ${path} HTTP/1.1`, 'Host: amux', 'Connection: close'];
       if (payload) lines.push('Content-Type: application/json', `Content-Length: ${payload.length}`);
+      else if (upload) lines.push('Content-Type: application/octet-stream', 'Transfer-Encoding: chunked');
       const headText = Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1');
       socket.write(payload ? Buffer.concat([headText, payload]) : headText);
     });

@@ -77,7 +77,9 @@ export async function runDaemon(): Promise<void> {
     const ctx = createContext(paths, resolveSettings(readConfig(paths.config), process.env), findPrograms());
     chmodSync(paths.db, 0o600);
     const engine = await startEngine(ctx);
-    const server = createServer({ keepAliveTimeout: 1000 });
+    // No limit on receiving a whole request (node's default cuts one after 300 s with a 408): the
+    // body of a job's stdin (ADR 0017) lasts as long as the caller's stdin does.
+    const server = createServer({ keepAliveTimeout: 1000, requestTimeout: 0 });
     let stopping = false;
     const stop = async () => {
       if (stopping) return;

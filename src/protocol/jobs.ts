@@ -20,6 +20,11 @@ export interface ExecRequest {
   tty?: boolean;
   /** The job is killed (TERM, grace, KILL) and ends `killed` with exit code 124: ms, or a duration text. */
   timeoutMs?: number | string;
+  /**
+   * The job's stdin comes from `POST /v1/jobs/{id}/stdin` (foreground, captured jobs only;
+   * ADR 0017): it ends (EOF) when that request's body ends, or when its client goes away.
+   */
+  stdin?: boolean;
 }
 
 /** Query of `POST /v1/sessions/{ref}/jobs`. */
@@ -33,6 +38,16 @@ export interface JobListQuery {
   status?: readonly JobStatus[] | string;
   background?: boolean;
   limit?: number;
+}
+
+/**
+ * The answer of `POST /v1/jobs/{id}/stdin`, once the body has ended or the job has: how many bytes
+ * of the body were read, and whether the job's stdin was closed at its end (false: the job ended
+ * first, or the client went away, and the rest was not taken).
+ */
+export interface StdinAnswer {
+  bytes: number;
+  eof: boolean;
 }
 
 export type JobStream = 'stdout' | 'stderr';

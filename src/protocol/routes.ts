@@ -21,6 +21,7 @@ export const ROUTES = {
   getJob: { method: 'GET', path: '/v1/jobs/:id' },
   killJob: { method: 'POST', path: '/v1/jobs/:id/kill' },
   jobOutput: { method: 'GET', path: '/v1/jobs/:id/output' },
+  jobStdin: { method: 'POST', path: '/v1/jobs/:id/stdin' },
   wait: { method: 'POST', path: '/v1/wait' },
   prune: { method: 'POST', path: '/v1/prune' },
   events: { method: 'GET', path: '/v1/events' },

@@ -38,6 +38,7 @@ const exec = z.object({
   background: z.boolean().optional(),
   tty: z.boolean().optional(),
   timeoutMs: duration.optional(),
+  stdin: z.boolean().optional(),
   /** A duration text, for callers that write `timeout` as the CLI's flag is named. */
   timeout: duration.optional(),
 }).strict() satisfies z.ZodType<ExecRequest>;
@@ -90,9 +91,14 @@ const query = <T>(shape: Record<keyof T & string, z.ZodType>) =>
 export interface RouteSchema {
   body?: z.ZodType;
   query?: z.ZodType;
+  /** The body is a byte stream that the handler reads itself (the job's stdin): not JSON, never buffered. */
+  rawBody?: true;
 }
 
-/** The schemas of every route; a route without a query schema takes no query, one without a body schema no body. */
+/**
+ * The schemas of every route; a route without a query schema takes no query, one without a body schema no body
+ * (unless its body is a raw byte stream: `rawBody`).
+ */
 export const ROUTE_SCHEMAS: Record<RouteName, RouteSchema> = {
   health: {},
   stopDaemon: {},
@@ -110,6 +116,7 @@ export const ROUTE_SCHEMAS: Record<RouteName, RouteSchema> = {
   listJobs: { query: query<JobListQuery>({ status: list(JOB_STATUSES, 'job '), background: flag, limit: int }) },
   getJob: {},
   killJob: { body: kill },
+  jobStdin: { rawBody: true },
   jobOutput: { query: query<JobOutputQuery>({ stream: z.enum(['stdout', 'stderr'], 'must be stdout or stderr'), follow: flag, sinceOffset: int, limit: int }) },
   wait: { body: wait },
   prune: { body: prune },

@@ -10,6 +10,8 @@ export interface JobScriptSpec {
   script: string;
   /** Directory of the job's captured streams (`out.*`, `err.*`); unused for tty jobs. */
   streamDir: string;
+  /** Foreground only: the FIFO the job's stdin comes from (ADR 0017); without it, stdin is the terminal. */
+  stdinFifo?: string;
 }
 
 /**
@@ -20,6 +22,8 @@ export interface JobScriptSpec {
  * so `cd`, `export`, functions and aliases of a foreground job stay in the shell.
  *
  * - foreground: announces its start, then runs with stdout and stderr captured (still shown in the pane);
+ *   with a stdin FIFO, the shell opens it (and the capture) first, so that its start notice means it
+ *   holds the FIFO's read end, and the command reads it as stdin (ADR 0017);
  * - tty: announces its start, then runs on the terminal (its output goes to the session log);
  * - background: starts a subshell that captures and reports itself, and announces its pid.
  */
@@ -31,7 +35,12 @@ export function buildJobScript(spec: JobScriptSpec): string {
       return `__amux_bg ${spec.seq} ${shellQuote(spec.streamDir)} ${cmd}\n`;
     case 'tty':
       return `${start}\neval -- ${cmd}\n`;
-    case 'foreground':
-      return `${start}\n__amux_io_open ${shellQuote(spec.streamDir)}\neval -- ${cmd} >&"$__amux_o" 2>&"$__amux_e" {__amux_o}>&- {__amux_e}>&- {__amux_sync}>&-\n`;
+    case 'foreground': {
+      const io = `__amux_io_open ${shellQuote(spec.streamDir)}`;
+      const streams = `>&"$__amux_o" 2>&"$__amux_e" {__amux_o}>&- {__amux_e}>&- {__amux_sync}>&-`;
+      if (spec.stdinFifo === undefined) return `${start}\n${io}\neval -- ${cmd} ${streams}\n`;
+      // The read end stays open in the shell (until __amux_io_close), not in the command.
+      return `${io}\nexec {__amux_in}<${shellQuote(spec.stdinFifo)}\n${start}\neval -- ${cmd} <&"$__amux_in" ${streams} {__amux_in}<&-\n`;
+    }
   }
 }

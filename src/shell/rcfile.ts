@@ -48,6 +48,7 @@ __amux_running=
 __amux_stopped_before=
 __amux_next=${spec.firstJob ?? ''}
 __amux_io=
+__amux_in=
 # Captures the stdout and stderr of an \`amux exec\` job (ADR 0009): each stream goes through a pipeline
 # that copies it to the pane, for anyone attached, and into a capped ring of chunk files in dir $1.
 # The job writes to fds $__amux_o and $__amux_e. The pipelines are not children of the shell (the
@@ -61,6 +62,11 @@ __amux_io_open() {
   __amux_io=1
 }
 __amux_io_close() {
+  # The read end of an \`exec -i\` job's stdin FIFO (ADR 0017), held by the shell while the job ran.
+  if [[ -n $__amux_in ]]; then
+    exec {__amux_in}<&-
+    __amux_in=
+  fi
   if [[ -n $__amux_io ]]; then
     exec {__amux_o}>&- {__amux_e}>&-
     read -r -N 2 -u "$__amux_sync" __amux_io

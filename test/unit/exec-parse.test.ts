@@ -26,6 +26,12 @@ describe('parseExecWords: options', () => {
     assert.deepEqual(parseExecWords(['--background', 'sleep', '9']), { cmd: ['sleep', '9'], opts: { background: true } });
   });
 
+  test('-i and --interactive', () => {
+    assert.deepEqual(parseExecWords(['-i', '--', 'wc', '-l']), { cmd: ['wc', '-l'], opts: { interactive: true } });
+    assert.deepEqual(parseExecWords(['--interactive', 'cat']), { cmd: ['cat'], opts: { interactive: true } });
+    assert.deepEqual(parseExecWords(['head', '-i']), { cmd: ['head', '-i'], opts: {} }, "the command's own -i stays in it");
+  });
+
   test('--tty and --json', () => {
     assert.deepEqual(parseExecWords(['--tty', '--', 'vim']), { cmd: ['vim'], opts: { tty: true } });
     assert.deepEqual(parseExecWords(['--json', 'true']), { cmd: ['true'], opts: { json: true } });
@@ -187,6 +193,13 @@ async function execViaCommander(args: string[]): Promise<{ ref: string; cmd: str
   return seen;
 }
 
+describe('exec options before the ref (commander)', () => {
+  test('-i before the ref, as with docker exec -i', async () => {
+    assert.deepEqual(await execViaCommander(['exec', '-i', 'web', '--', 'cat']), { ref: 'web', cmd: ['cat'], opts: { interactive: true } });
+    assert.deepEqual(await execViaCommander(['exec', '--interactive', '--json', 'web', 'cat']), { ref: 'web', cmd: ['cat'], opts: { interactive: true, json: true } });
+  });
+});
+
 describe('parseFastExec agrees with commander', () => {
   const cases = [
     ['exec', 'web', '--', 'ls'],
@@ -196,6 +209,8 @@ describe('parseFastExec agrees with commander', () => {
     ['exec', 'web', '--timeout=1m', '--tty', 'vim'],
     ['exec', 'web', '--', "echo '$HOME'; ls"],
     ['exec', 'web', 'git', 'log', '--', 'x'],
+    ['exec', 'web', '-i', '--', 'wc', '-l'],
+    ['exec', 'web', '--interactive', '--json', 'cat'],
   ];
   for (const args of cases) {
     test(args.join(' '), async () => {

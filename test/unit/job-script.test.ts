@@ -32,6 +32,28 @@ describe('buildJobScript: the text of the script', () => {
     ].join('\n'));
   });
 
+  test('foreground with stdin: capture, then the FIFO opened, then the start notice; the command reads it', () => {
+    const s = buildJobScript({ seq: 7, mode: 'foreground', script: 'wc -l', streamDir, stdinFifo: `${streamDir}/stdin` });
+    assert.equal(s, [
+      `__amux_io_open /state/jobs/abcd1234/7`,
+      `exec {__amux_in}</state/jobs/abcd1234/7/stdin`,
+      `printf 'fg\\n' > "$__amux_exits/$__amux_sid.7.start"`,
+      `eval -- 'wc -l' <&"$__amux_in" >&"$__amux_o" 2>&"$__amux_e" {__amux_o}>&- {__amux_e}>&- {__amux_sync}>&- {__amux_in}<&-`,
+      '',
+    ].join('\n'));
+  });
+
+  test('foreground with stdin: the command and the FIFO path each appear only inside one single-quoted word', () => {
+    for (const text of HOSTILE) {
+      const fifo = `/x/y z/'q' $(touch pwned)/stdin`;
+      const s = buildJobScript({ seq: 5, mode: 'foreground', script: text, streamDir: '/d', stdinFifo: fifo });
+      const rest = s.split(sq(text)).join('CMD').split(sq(fifo)).join('FIFO');
+      assert.equal(rest, `__amux_io_open /d\nexec {__amux_in}<FIFO\nprintf 'fg\\n' > "$__amux_exits/$__amux_sid.5.start"\neval -- CMD <&"$__amux_in" >&"$__amux_o" 2>&"$__amux_e" {__amux_o}>&- {__amux_e}>&- {__amux_sync}>&- {__amux_in}<&-\n`);
+      const r = spawnSync('bash', ['-n'], { input: s, encoding: 'utf8' });
+      assert.equal(r.status, 0, r.stderr);
+    }
+  });
+
   test('tty: start notice, then the command on the terminal', () => {
     const s = buildJobScript({ seq: 12, mode: 'tty', script: 'vim x', streamDir });
     assert.equal(s, `printf 'fg\\n' > "$__amux_exits/$__amux_sid.12.start"\neval -- 'vim x'\n`);
@@ -91,14 +113,17 @@ describe('buildJobScript: run by bash', () => {
    * a prelude that stands in for the rcfile: `__amux_io_open` opens the two capture fds on files,
    * `__amux_bg` records its arguments and runs the command in a subshell, synchronously.
    */
-  function runJob(mode: JobMode, text: string, seq = 7) {
+  function runJob(mode: JobMode, text: string, seq = 7, stdin?: string) {
     const dir = join(root, String(++n));
     const exits = join(dir, 'exits');
     const streams = join(dir, "str'eam $dir");
     const work = join(dir, 'work');
     for (const d of [exits, streams, work]) mkdirSync(d, { recursive: true });
     const job = join(dir, `${seq}.bash`);
-    writeFileSync(job, buildJobScript({ seq, mode, script: text, streamDir: streams }));
+    // The job's stdin: a plain file stands in for the FIFO (the daemon's side is tested with the daemon).
+    const stdinFifo = stdin === undefined ? undefined : join(dir, "std'in $x");
+    if (stdinFifo !== undefined) writeFileSync(stdinFifo, stdin!);
+    writeFileSync(job, buildJobScript({ seq, mode, script: text, streamDir: streams, stdinFifo }));
     const prelude = [
       '__amux_exits=$T_EXITS',
       '__amux_sid=abcd1234',
@@ -196,6 +221,22 @@ describe('buildJobScript: run by bash', () => {
       assert.equal(mode === 'tty' ? r.stdout : r.out, '');
     });
   }
+
+  test('foreground with stdin: the command reads it to EOF; children do not hold the shell\'s copy', () => {
+    const r = runJob('foreground', [
+      'read -r first',
+      'echo "first=$first"',
+      'cat',
+      'read -r x || echo eof',
+      `if bash -c ": <&$__amux_in" 2>/dev/null; then echo stdin-fd-leaked; fi`,
+      'leak=$__amux_in',
+    ].join('\n'), 7, 'one\ntwo\nthree');
+    assert.equal(r.out, 'first=one\ntwo\nthreeeof\n');
+    assert.equal(r.err, '');
+    assert.equal(r.status, '0\n');
+    assert.equal(r.start, 'fg\n');
+    assert.match(r.leak!, /^\d+$/, 'the shell holds the read end while the job runs (closed by __amux_io_close)');
+  });
 
   test('foreground: `cd` and functions of the job stay in the shell', () => {
     const r = runJob('foreground', 'mkdir sub && cd sub && f() { :; }; leak="$PWD|$(type -t f)"');

@@ -5,6 +5,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Mark, MarkerStream } from '../../src/core/markers.js';
+import { buildJobScript } from '../../src/shell/job-script.js';
 import { buildEnvFile, buildRcfile, isCopyableEnvName } from '../../src/shell/rcfile.js';
 import { chunkFilter } from '../../src/tmux/commands.js';
 
@@ -165,6 +166,23 @@ describe('buildRcfile', () => {
     ]);
     assert.equal(readFileSync(join(spec.exitsDir, `${SID}.1`), 'utf8'), '3\n');
     assert.ok(existsSync(join(spec.exitsDir, `${SID}.shell`)), 'the EXIT trap marks the shell as gone');
+  });
+
+  test('a job with stdin reads it; once it has ended, the shell no longer holds its read end', () => {
+    const { spec, rc } = layout(1);
+    writeFileSync(spec.envFile, buildEnvFile({ PATH: BASH_ENV.PATH })); // the capture runs tee and split
+    const streams = join(spec.jobsDir, '1');
+    mkdirSync(streams);
+    const stdinFile = join(streams, 'stdin'); // a plain file stands in for the daemon's FIFO
+    writeFileSync(stdinFile, 'from stdin\n');
+    writeFileSync(join(spec.jobsDir, '1.bash'), buildJobScript({ seq: 1, mode: 'foreground', script: 'read -r line; echo "got [$line]"', streamDir: streams, stdinFifo: stdinFile }));
+    const { status, stdout } = interactive(rc, `printf 'in:[%s] held:%s\\n' "$__amux_in" "$(ls -l /proc/$$/fd | grep -c ' -> .*/jobs/1/stdin$')"\n`);
+    assert.equal(status, 0);
+    const text = new MarkerStream(NONCE).feed(stdout, true).map((p) => ('mark' in p ? `<${p.mark.kind}>` : p.data.toString())).join('');
+    // The pane's copy goes to /dev/fd/4, which cannot be opened on the socket spawnSync gives: the captured copy tells.
+    assert.equal(text, '<start><end>in:[] held:0\n');
+    assert.equal(readFileSync(join(streams, 'out.000000'), 'utf8'), 'got [from stdin]\n');
+    assert.equal(readFileSync(join(spec.exitsDir, `${SID}.1`), 'utf8'), '0\n');
   });
 
   // `exit N` in a job and a hung-up shell need a real terminal ([[ -t 0 ]]): covered on tmux by

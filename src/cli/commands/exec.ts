@@ -40,13 +40,17 @@ function jsonResult(job: JobView, stdout: string, stderr: string) {
 
 /**
  * `amux exec`: run a job in a session's shell. Foreground: its stdout to ours, its stderr to
- * ours, its exit code ours (`--json`: one object instead). `-b`: print the job id and pid.
+ * ours, its exit code ours (`--json`: one object instead); with `-i`, our stdin its stdin.
+ * `-b`: print the job id and pid.
  */
 export async function execCommand(client: Client, ref: string, args: string[], opts: ExecFlags): Promise<number> {
   const cmd = commandFromArgs(args);
   if (!cmd.command && !cmd.argv) throw new AmuxError('usage', 'exec needs a command: amux exec ID -- CMD');
   if (opts.background && opts.tty) throw new AmuxError('usage', '--tty is for foreground jobs; drop -b or --tty');
+  if (opts.interactive && opts.background) throw new AmuxError('usage', '-i is for foreground jobs: a background job (-b) reads /dev/null; drop -i or -b');
+  if (opts.interactive && opts.tty) throw new AmuxError('usage', "-i is for captured jobs: a --tty job reads the session's terminal (use 'amux send'); drop -i or --tty");
   const body: ExecRequest = { ...cmd, background: opts.background === true, tty: opts.tty === true, timeoutMs: opts.timeout };
+  if (opts.interactive) body.stdin = true;
   if (opts.background) {
     const job = await client.jobs.exec(ref, body);
     if (opts.json) printJson(job);
@@ -83,6 +87,7 @@ async function execCaptured(client: Client, ref: string, body: ExecRequest, opts
   const err = new Tail();
   let started: JobView | null = null;
   let ended: JobView | null = null;
+  let stdin: StdinForwarder | null = null;
   try {
     for await (const chunk of res) {
       for (const f of parser.push(chunk)) {
@@ -90,6 +95,7 @@ async function execCaptured(client: Client, ref: string, body: ExecRequest, opts
           started = JSON.parse(f.payload.toString('utf8')) as JobView;
           const job = started.id;
           sigint.attach(started.sessionId, () => res.destroy(), (signal) => client.jobs.kill(job, { signal }));
+          if (body.stdin) stdin = new StdinForwarder(client, job);
         } else if (f.type === FRAME.stdout) {
           if (opts.json) out.push(f.payload);
           else await writeOut(f.payload);
@@ -101,6 +107,9 @@ async function execCaptured(client: Client, ref: string, body: ExecRequest, opts
     }
   } catch (e) {
     if (sigint.count < 2) throw e;
+  } finally {
+    // The job has ended (or we leave it): stop reading our stdin, so that one left open never holds us.
+    stdin?.stop();
   }
   if (!ended) return leftRunning(started, sigint);
   if (opts.json) printJson(jsonResult(ended, out.text(), err.text()));
@@ -124,6 +133,28 @@ async function execOnTerminal(client: Client, ref: string, body: ExecRequest, op
     printJson(jsonResult(ended, renderPlain(Buffer.concat(collected).toString('utf8')), ''));
   }
   return endedCode('job', results[0]!);
+}
+
+/**
+ * `-i`: our stdin streams into the job's stdin (`POST /v1/jobs/{id}/stdin`), at the pace the job
+ * reads it; its end is the job's EOF. Stopped when the job ends, whether or not it read everything.
+ */
+class StdinForwarder {
+  private readonly abort = new AbortController();
+
+  constructor(client: Client, private readonly jobId: string) {
+    client.jobs.stdin(jobId, process.stdin, this.abort.signal).catch((e: unknown) => {
+      // A job that ended before the request reached the daemon has no stdin any more (invalid_state):
+      // its end frame tells the rest. Anything else is said, in one line.
+      if (this.abort.signal.aborted || (e instanceof AmuxError && e.code === 'invalid_state')) return;
+      process.stderr.write(`amux: stdin not passed on to job ${this.jobId}: ${(e as Error).message}\n`);
+    });
+  }
+
+  stop(): void {
+    this.abort.abort();
+    process.stdin.destroy();
+  }
 }
 
 function leftRunning(job: JobView | null, sigint: InterruptForwarder): number {

@@ -1,6 +1,6 @@
 import { parseJobId } from '../../core/ids.js';
 import { AmuxError } from '../../errors.js';
-import type { JobStream, JobView } from '../../protocol/jobs.js';
+import type { JobStream, JobView, StdinAnswer } from '../../protocol/jobs.js';
 import { PAGE_HEADERS } from '../../protocol/logs.js';
 import { pathOf, ROUTES } from '../../protocol/routes.js';
 import { resolveSession, resolveTarget } from '../session/refs.js';
@@ -13,7 +13,7 @@ import { jobView } from './views.js';
 
 const FRAMES = { 'content-type': 'application/vnd.amux.frames' };
 
-/** Jobs (ADR 0009): exec, list, get, kill, output. */
+/** Jobs (ADR 0009): exec, list, get, kill, output, and the stdin of `exec -i` (ADR 0017). */
 export function registerJobRoutes(r: Router, engine: Engine): void {
   const { ctx, jobs } = engine;
   r.on(ROUTES.exec, async (q) => {
@@ -45,6 +45,19 @@ export function registerJobRoutes(r: Router, engine: Engine): void {
     if (!parseJobId(id)) throw new AmuxError('invalid_argument', `'${id}' is not a job id (job-<session>-<n>); to kill a session: POST ${ROUTES.killSession.path}`);
     await killTarget(engine, resolveTarget(ctx, id), parseKill(await q.body()));
     return jobView(jobs.get(id));
+  });
+
+  // The body streams into the job's stdin as the job reads it; its end is the job's EOF. The head
+  // is answered at once (a client may wait for it before it sends), the answer once it is done.
+  r.on(ROUTES.jobStdin, async (q) => {
+    const j = jobs.get(q.params.id!);
+    q.long();
+    const done = jobs.stdin.pump(j, q.req);
+    const out = openStream(q.res, { 'content-type': 'application/json' });
+    const answer: StdinAnswer = await done;
+    await out.write(`${JSON.stringify(answer)}\n`);
+    out.end();
+    return undefined;
   });
 
   r.on(ROUTES.jobOutput, async (q) => {

@@ -11,7 +11,7 @@ export interface Request {
   params: Params;
   /** The query, checked against the route's schema (protocol/schemas.ts): absent keys are undefined. */
   query: Record<string, any>;
-  /** The body, checked against the route's schema. */
+  /** The body, checked against the route's schema (undefined for a route with a raw body: read `req`). */
   body: () => Promise<unknown>;
   /** Marks this request as one that lasts (wait, follow): a stopping daemon cuts it instead of waiting for it. */
   long: () => void;
@@ -63,31 +63,45 @@ export class Router {
 
   private async dispatch(req: IncomingMessage, res: ServerResponse): Promise<void> {
     try {
-      // The body is read before routing: answering (and closing) while the client still writes
-      // would reset its connection and hide the answer.
-      const parsed = readJson(req);
-      await parsed.catch(() => undefined); // a bad body is reported once the route is known
-      const url = new URL(req.url ?? '/', 'http://amux');
-      const segs = url.pathname.split('/').filter(Boolean).map(decodeSegment);
+      let found: { route: Registered; params: Params } | null = null;
       let allowed = false;
-      for (const route of this.routes) {
-        const params = match(route.parts, segs);
-        if (!params) continue;
-        if (route.method !== req.method) {
-          allowed = true;
-          continue;
+      let url: URL | null = null;
+      let badUrl: unknown = null;
+      try {
+        url = new URL(req.url ?? '/', 'http://amux');
+        const segs = url.pathname.split('/').filter(Boolean).map(decodeSegment);
+        for (const route of this.routes) {
+          const params = match(route.parts, segs);
+          if (!params) continue;
+          if (route.method !== req.method) {
+            allowed = true;
+            continue;
+          }
+          found = { route, params };
+          break;
         }
-        const long = () => void this.inflight.set(res, true);
-        const query = checked(route.schema.query ?? NOTHING, Object.fromEntries(url.searchParams), 'query') as Record<string, any>;
-        const body = checked(route.schema.body ?? NOTHING, await parsed, 'body');
-        const result = await route.handler({ req, res, params, query, body: async () => body, long });
-        // A handler may set a status (201 Created) and return the body.
-        if (!res.headersSent && !res.writableEnded) sendJson(res, result === undefined ? 204 : res.statusCode, result);
-        return;
+      } catch (err) {
+        badUrl = err;
       }
-      throw allowed
-        ? new AmuxError('method_not_allowed', `method ${req.method} not allowed on ${url.pathname}`)
-        : new AmuxError('not_found', `no route ${req.method} ${url.pathname}; see the API section of the README`);
+      // The body is read before answering: answering (and closing) while the client still writes
+      // would reset its connection and hide the answer. A raw body (a job's stdin) is the
+      // handler's to read, as it comes.
+      const raw = found?.route.schema.rawBody === true;
+      const parsed = raw ? Promise.resolve(undefined) : readJson(req);
+      await parsed.catch(() => undefined); // a bad body is reported once the route is known
+      if (badUrl) throw badUrl;
+      if (!found) {
+        throw allowed
+          ? new AmuxError('method_not_allowed', `method ${req.method} not allowed on ${url!.pathname}`)
+          : new AmuxError('not_found', `no route ${req.method} ${url!.pathname}; see the API section of the README`);
+      }
+      const { route, params } = found;
+      const long = () => void this.inflight.set(res, true);
+      const query = checked(route.schema.query ?? NOTHING, Object.fromEntries(url!.searchParams), 'query') as Record<string, any>;
+      const body = raw ? undefined : checked(route.schema.body ?? NOTHING, await parsed, 'body');
+      const result = await route.handler({ req, res, params, query, body: async () => body, long });
+      // A handler may set a status (201 Created) and return the body.
+      if (!res.headersSent && !res.writableEnded) sendJson(res, result === undefined ? 204 : res.statusCode, result);
     } catch (err) {
       const e = toAmuxError(err);
       if (e.code === 'internal') process.stderr.write(`[amuxd] internal error: ${(err as Error)?.stack ?? err}\n`);

@@ -27,7 +27,7 @@ function defaultEnv(): Record<string, string> {
 /**
  * What a request means, once its shape has passed the route's schema (protocol/schemas.ts, checked
  * by the router): the rules no schema can say (a name's form, a directory that exists, durations,
- * -b without --tty). Each problem is one clear line with code `invalid_argument`; what passes is a
+ * -b without --tty or stdin). Each problem is one clear line with code `invalid_argument`; what passes is a
  * typed spec the engine trusts.
  */
 
@@ -68,7 +68,10 @@ export function parseExec(body: unknown): JobSpec {
   const background = req.background === true;
   const tty = req.tty === true;
   if (background && tty) throw new AmuxError('invalid_argument', '--tty runs a job on the terminal, which only a foreground job has; drop -b or --tty');
-  return { command, mode: background ? 'background' : tty ? 'tty' : 'foreground', timeoutMs: limit(req.timeoutMs ?? req.timeout, 'timeout') };
+  const stdin = req.stdin === true;
+  if (stdin && background) throw new AmuxError('invalid_argument', 'stdin is for foreground jobs: a background job reads /dev/null; drop -i (stdin) or -b (background)');
+  if (stdin && tty) throw new AmuxError('invalid_argument', "stdin is for captured jobs: a --tty job reads the session's terminal ('amux send'); drop -i (stdin) or --tty");
+  return { command, mode: background ? 'background' : tty ? 'tty' : 'foreground', timeoutMs: limit(req.timeoutMs ?? req.timeout, 'timeout'), stdin };
 }
 
 /** `POST /v1/sessions/{ref}/input`: text or keys (the schema allows exactly one), and when. */

@@ -11,6 +11,7 @@ import type { DaemonContext } from '../context.js';
 import { readStartNotice } from '../output/exit-files.js';
 import { runningSession } from '../session/guards.js';
 import type { JobState } from './state.js';
+import type { JobStdin } from './stdin.js';
 import { streamDirOf, type JobStreams } from './streams.js';
 import type { Turns } from './turns.js';
 
@@ -19,6 +20,8 @@ export interface JobSpec {
   command: ResolvedCommand;
   mode: JobMode;
   timeoutMs: number | null;
+  /** Foreground captured jobs only: stdin comes from `POST /v1/jobs/{id}/stdin` (ADR 0017), not the terminal. */
+  stdin: boolean;
 }
 
 /** How long a typed job may take to be picked up by the shell. */
@@ -29,6 +32,7 @@ export interface LaunchParts {
   state: JobState;
   turns: Turns;
   streams: JobStreams;
+  stdin: JobStdin;
 }
 
 /**
@@ -103,16 +107,23 @@ async function launch(p: LaunchParts, s: SessionRecord, spec: JobSpec, hold: boo
   const captured = mode !== 'tty';
   const record = jobRecord(s.id, seq, spec, now);
   if (captured) mkdirSync(dir, { recursive: true, mode: 0o700 });
+  // Made and opened before the job is typed: the shell's open of its read end then never blocks.
+  const stdinFifo = spec.stdin && mode === 'foreground' ? await p.stdin.open(id, dir) : undefined;
   if (hold && captured) p.streams.hold(record);
-  writeFileSync(script, buildJobScript({ seq, mode, script: command.script, streamDir: dir }), { mode: 0o600 });
-  ctx.store.tx(() => {
-    ctx.store.insertJob(record);
-    ctx.store.addEvent({
-      sessionId: s.id, jobId: id, type: 'job_started',
-      data: { seq, command: command.display, background: record.background, tty: record.tty, ...(timeoutMs ? { timeoutMs } : {}) },
-      createdAt: now,
+  try {
+    writeFileSync(script, buildJobScript({ seq, mode, script: command.script, streamDir: dir, stdinFifo }), { mode: 0o600 });
+    ctx.store.tx(() => {
+      ctx.store.insertJob(record);
+      ctx.store.addEvent({
+        sessionId: s.id, jobId: id, type: 'job_started',
+        data: { seq, command: command.display, background: record.background, tty: record.tty, ...(timeoutMs ? { timeoutMs } : {}), ...(stdinFifo ? { stdin: true } : {}) },
+        createdAt: now,
+      });
     });
-  });
+  } catch (err) {
+    p.stdin.close(id);
+    throw err;
+  }
   if (mode !== 'background') state.setForeground(s.id, id);
   let start: string | null;
   try {
@@ -123,8 +134,11 @@ async function launch(p: LaunchParts, s: SessionRecord, spec: JobSpec, hold: boo
     rmSync(script, { force: true }); // a late prompt must not run it after all
     if (hold && captured) p.streams.release(record);
     state.finish(ctx.store.getJob(id)!, { kind: 'not_started', error: (err as Error).message });
+    p.stdin.close(id);
     throw err;
   }
+  // The shell holds the read end of the job's stdin now: closing the daemon's end is an EOF, not a loss.
+  if (stdinFifo) p.stdin.started(id);
   const pid = mode === 'background' ? Number(start) || null : null;
   if (pid) ctx.store.updateJob(id, { pid });
   return ctx.store.getJob(id)!;
