@@ -65,6 +65,11 @@ export function exitFile(paths: AmuxPaths, id: string, seq: number): string {
   return join(paths.exitsDir, `${id}.${seq}`);
 }
 
+/** The shell's own exit status (`exits/<id>.shell`), written by its EXIT trap: tmux does not always keep it. */
+export function shellExitFile(paths: AmuxPaths, id: string): string {
+  return join(paths.exitsDir, `${id}.shell`);
+}
+
 /** Start notice of job `seq` (`exits/<id>.<seq>.start`): a background job's pid, or `fg`; written by the shell. */
 export function startFile(paths: AmuxPaths, id: string, seq: number): string {
   return `${exitFile(paths, id, seq)}.start`;

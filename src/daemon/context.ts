@@ -30,6 +30,8 @@ export interface Runtime {
   fgPgid?: number;
   fgTicks?: number;
   fgAt?: number;
+  /** When a refresh first saw its pane dead with no exit status yet (tmux had not reaped the shell). */
+  deadSeenAt?: number;
 }
 
 /** Everything the daemon's parts share. */

@@ -20,6 +20,8 @@ class Subscriptions {
   /** Session id → subscribed URIs of it. */
   private readonly bySession = new Map<string, Set<string>>();
   private stream: Stream | null = null;
+  /** The follow under way (connecting or connected); null when none. */
+  private connecting: Promise<void> | null = null;
   private closed = false;
 
   constructor(
@@ -34,7 +36,7 @@ class Subscriptions {
     const uris = this.bySession.get(session.id) ?? new Set<string>();
     uris.add(uri);
     this.bySession.set(session.id, uris);
-    this.follow();
+    await this.follow();
   }
 
   unsubscribe(uri: string): void {
@@ -53,32 +55,47 @@ class Subscriptions {
   private stop(): void {
     this.stream?.destroy();
     this.stream = null;
+    this.connecting = null;
   }
 
-  /** Follows new events (only those after now: `since` 1 ms) until nothing is subscribed. */
-  private follow(): void {
-    if (this.stream || this.closed) return;
-    void (async () => {
-      try {
-        const stream = await this.client.events.follow({ since: 1 });
-        if (this.bySession.size === 0 || this.closed) return void stream.destroy();
-        this.stream = stream;
-        let pending = '';
-        for await (const chunk of stream) {
-          pending += chunk.toString('utf8');
-          let nl: number;
-          while ((nl = pending.indexOf('\n')) >= 0) {
-            const line = pending.slice(0, nl);
-            pending = pending.slice(nl + 1);
-            if (line) await this.onEvent(JSON.parse(line) as EventView);
+  /**
+   * Follows new events (those after now: `since` 1 ms) until nothing is subscribed. Resolves once
+   * the daemon has the follow, so a change made after a subscription was answered is always heard.
+   */
+  private follow(): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    if (this.connecting) return this.connecting;
+    const mine: Promise<void> = new Promise<void>((connected) => {
+      void (async () => {
+        let stream: Stream | null = null;
+        try {
+          stream = await this.client.events.follow({ since: 1 });
+          if (this.connecting === mine) this.stream = stream;
+          connected();
+          if (this.connecting !== mine || this.bySession.size === 0 || this.closed) return void stream.destroy();
+          let pending = '';
+          for await (const chunk of stream) {
+            pending += chunk.toString('utf8');
+            let nl: number;
+            while ((nl = pending.indexOf('\n')) >= 0) {
+              const line = pending.slice(0, nl);
+              pending = pending.slice(nl + 1);
+              if (line) await this.onEvent(JSON.parse(line) as EventView);
+            }
           }
+        } catch {
+          /* the daemon went away: followed again below while anything is subscribed */
+        } finally {
+          connected();
         }
-      } catch {
-        /* the daemon went away: followed again below while anything is subscribed */
-      }
-      this.stream = null;
-      if (this.bySession.size > 0 && !this.closed) setTimeout(() => this.follow(), REFOLLOW_MS).unref();
-    })();
+        if (this.connecting !== mine) return; // stopped: a newer follow (if any) is in charge
+        this.stream = null;
+        this.connecting = null;
+        if (this.bySession.size > 0 && !this.closed) setTimeout(() => void this.follow(), REFOLLOW_MS).unref();
+      })();
+    });
+    this.connecting = mine;
+    return mine;
   }
 
   private async onEvent(e: EventView): Promise<void> {

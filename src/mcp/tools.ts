@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
@@ -202,12 +203,15 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
       + 'When the budget runs out: done: false with the jobId; call wait with [jobId] and the cursor.',
     inputSchema: {
       session: sessionRef, command, argv,
+      stdin: z.string().optional().describe("text for the job's stdin, then EOF (without it, the job reads the terminal)"),
       timeoutMs: z.number().int().positive().optional().describe('kill the job after this long (it then ends killed, exit code 124)'),
       budgetMs, maxBytes,
     },
     annotations: { title: 'Run a job in a session', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   }, tool(async (a, extra) => {
-    const started = await client.jobs.exec(a.session, { command: a.command, argv: a.argv, timeoutMs: a.timeoutMs });
+    const started = await client.jobs.exec(a.session, { command: a.command, argv: a.argv, timeoutMs: a.timeoutMs, stdin: a.stdin !== undefined });
+    // The job reads it at its own pace; the upload ends with the text (EOF) or with the job.
+    if (a.stdin !== undefined) void client.jobs.stdin(started.id, Readable.from([Buffer.from(a.stdin)]));
     const w = await waitWithin(ctx, extra, { ids: [started.id] }, a.budgetMs ?? DEFAULT_BUDGET_MS);
     if (!w.done) return { done: false, cursor: w.cursor, jobId: started.id, sessionId: started.sessionId, status: 'running' };
     const job = await client.jobs.get(started.id);

@@ -137,7 +137,7 @@ __amux_on_exit() {
   # which must close before their pipelines can drain.
   if [[ -n $__amux_io ]]; then exec >/dev/null 2>&1; fi
   if [[ -n $__amux_running ]] && [[ -t 0 ]]; then __amux_finish "$__amux_running" "$1"; fi
-  : > "$__amux_exits/$__amux_sid.shell"
+  printf '%s\\n' "$1" > "$__amux_exits/$__amux_sid.shell"
 }
 trap '__amux_on_exit "$?"' EXIT
 # An interactive bash ignores TERM; \`amux kill\` and a timeout must reach a command that is a loop

@@ -96,6 +96,9 @@ describe('amux mcp', () => {
     assert.equal(r.exitCode, 5);
     assert.equal(r.stdout.text, 'out\n');
     assert.equal(r.stderr.text, 'err\n');
+    const fed = await call(c, 'exec', { session: id, command: 'wc -l', stdin: 'a\nb\nc\n' });
+    assert.equal(fed.exitCode, 0);
+    assert.equal(fed.stdout.text.trim(), '3');
     const big = await call(c, 'exec', { session: id, command: 'seq 1 10000', maxBytes: 100 });
     assert.equal(big.exitCode, 0);
     assert.ok(big.stdout.omittedBytes > 0);
@@ -193,7 +196,7 @@ describe('amux mcp', () => {
     assert.equal(await updated, uri);
     // The record tells the new status once the session has ended.
     const w = await call(c, 'wait', { ids: [id], budgetMs: 30_000 });
-    assert.equal(w.results[0].exitCode, 7);
+    assert.equal(w.results[0].exitCode, 7, JSON.stringify(w));
     const res = await c.readResource({ uri });
     const record = JSON.parse((res.contents[0] as { text: string }).text);
     assert.equal(record.id, id);

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { exitFile, startFile } from '../../paths.js';
+import { exitFile, shellExitFile, startFile } from '../../paths.js';
 import { isMainJob } from '../../core/job-end.js';
 import type { SessionRecord } from '../../core/records.js';
 import type { DaemonContext } from '../context.js';
@@ -17,6 +17,15 @@ export function readExitStatus(ctx: DaemonContext, id: string, seq: number): num
   if (!existsSync(file)) return null;
   try {
     return parseExitStatus(readFileSync(file, 'latin1'));
+  } catch {
+    return null;
+  }
+}
+
+/** The status the session's shell exited with, as its EXIT trap wrote it; null before, or from a shell of an older amux (an empty file). */
+export function readShellExit(ctx: DaemonContext, id: string): number | null {
+  try {
+    return parseExitStatus(readFileSync(shellExitFile(ctx.paths, id), 'latin1'));
   } catch {
     return null;
   }
