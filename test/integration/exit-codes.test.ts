@@ -91,4 +91,15 @@ describe('exact exit codes on real tmux', () => {
     const ps = (await h.json<any[]>(['ps'])).find((s) => s.id === id);
     assert.deepEqual([ps.exitCode, ps.signal], [143, 'SIGTERM']);
   });
+  test('exit N typed in a shell session is recorded with N, every time', async () => {
+    // tmux 3.3a sometimes shows the dead pane without its status; the shell's EXIT trap says it.
+    for (let i = 0; i < 5; i++) {
+      const id = await h.ok(['run']);
+      await h.run(['wait', id, '--until', 'idle', '--timeout', '30s']);
+      await h.ok(['send', id, `exit ${10 + i}`]);
+      const r = await h.run(['wait', '--json', id]);
+      assert.equal(r.code, 10 + i, r.stdout);
+      assert.equal(JSON.parse(r.stdout)[0].error, `shell process exited (status ${10 + i})`);
+    }
+  });
 });
