@@ -87,20 +87,19 @@ export function readSessionLog(ctx: DaemonContext, s: SessionRecord, q: LogQuery
 async function* follow(ctx: DaemonContext, s: SessionRecord, filter: JobFilter, stream: MarkerStream, first: LogRead): AsyncGenerator<Buffer> {
   const dir = sessionPaths(ctx.paths, s.id).logDir;
   let read = first;
-  let endedAt: number | null = null;
-  let quietSince = Date.now();
+  let settled = false;
   for (;;) {
     for (const b of filter.take(stream, read.data, false)) yield b;
     if (filter.ended) break;
-    if (read.data.length > 0) quietSince = Date.now();
-    else {
+    if (read.data.length === 0) {
       const cur = ctx.store.getSession(s.id);
       if (!cur || isTerminal(cur.status) || cur.removedAt) {
-        endedAt ??= Date.now();
-        const now = Date.now();
-        if (now - quietSince >= SETTLE_MS || now - endedAt >= MAX_DRAIN_MS) break;
-      }
-      await sleep(25);
+        // Ended: tmux may still be copying its last bytes (seconds under load). Once the log holds
+        // them (settleLog: the last job's end marker, or quiet after a kill), it is read to its end.
+        if (settled) break;
+        if (cur) await settleLog(ctx, cur);
+        settled = true;
+      } else await sleep(25);
     }
     read = readLog(dir, s.logChunkBytes, read.nextOffset, PAGE);
   }
