@@ -25,6 +25,13 @@ async function call(c: Client, name: string, args: Record<string, unknown>, opts
   return r.structuredContent;
 }
 
+/** A shell session started through the MCP server, at its prompt. */
+async function idleShell(c: Client): Promise<string> {
+  const shell = await call(c, 'run', {});
+  await call(c, 'wait', { ids: [shell.session.id], until: 'idle', budgetMs: 30_000 });
+  return shell.session.id as string;
+}
+
 async function callError(c: Client, name: string, args: Record<string, unknown>): Promise<string> {
   const r = await c.callTool({ name, arguments: args }, undefined, { timeout: 60_000 });
   assert.equal(r.isError, true, `${name} ${JSON.stringify(args)} should fail: ${JSON.stringify(r.content)}`);
@@ -88,9 +95,7 @@ describe('amux mcp', () => {
   });
 
   test('exec: exit code, separate streams within maxBytes, and a budget that runs out', async () => {
-    const shell = await call(c, 'run', {});
-    const id = shell.session.id as string;
-    await call(c, 'wait', { ids: [id], until: 'idle', budgetMs: 30_000 });
+    const id = await idleShell(c);
     const r = await call(c, 'exec', { session: id, command: 'echo out; echo err >&2; (exit 5)' });
     assert.equal(r.done, true);
     assert.equal(r.exitCode, 5);
@@ -141,9 +146,7 @@ describe('amux mcp', () => {
     const tail = await call(c, 'read_output', { target: run.session.id, tailLines: 2 });
     assert.equal(tail.text, content.split('\n').slice(-3).join('\n'));
 
-    const shell = await call(c, 'run', {});
-    await call(c, 'wait', { ids: [shell.session.id], until: 'idle', budgetMs: 30_000 });
-    const job = await call(c, 'exec', { session: shell.session.id, command: 'seq 1 120000', maxBytes: 10 });
+    const job = await call(c, 'exec', { session: await idleShell(c), command: 'seq 1 120000', maxBytes: 10 });
     const expected = `${Array.from({ length: 120000 }, (_, i) => i + 1).join('\n')}\n`;
     const got: string[] = [];
     since = 0;
@@ -159,9 +162,7 @@ describe('amux mcp', () => {
   });
 
   test('send answers a receipt; the reply is read from its offset; screen shows it; keys are keys', async () => {
-    const shell = await call(c, 'run', {});
-    const id = shell.session.id as string;
-    await call(c, 'wait', { ids: [id], until: 'idle', budgetMs: 30_000 });
+    const id = await idleShell(c);
     const receipt = await call(c, 'send', { session: id, text: 'echo reply-$((40+2))' });
     assert.equal(receipt.delivered, true);
     assert.equal(typeof receipt.offset, 'number');
@@ -182,9 +183,7 @@ describe('amux mcp', () => {
   });
 
   test('a subscribed session is notified of its status change', async () => {
-    const shell = await call(c, 'run', {});
-    const id = shell.session.id as string;
-    await call(c, 'wait', { ids: [id], until: 'idle', budgetMs: 30_000 });
+    const id = await idleShell(c);
     const uri = `amux://sessions/${id}`;
     const updated = new Promise<string>((resolve) => {
       c.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
