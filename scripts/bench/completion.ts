@@ -5,10 +5,26 @@
  *
  *   npm run build && node dist/scripts/bench/completion.js      (BENCH_RUNS, default 30)
  */
+import { join } from 'node:path';
 import { envInt, interleaved, run } from './measure.js';
 import { AMUX_BIN, Homes } from './homes.js';
 
+/** `--parts WORD…`: in this process, the time to load the CLI's bundle, then to answer; prints both. */
+async function parts(words: string[]): Promise<void> {
+  let t = performance.now();
+  const cli = require(join(AMUX_BIN, '..', '..', 'dist', 'src', 'cli', 'bundle.js')) as typeof import('../../src/cli/main.js');
+  const load = performance.now() - t;
+  const write = process.stdout.write.bind(process.stdout);
+  process.stdout.write = () => true;
+  t = performance.now();
+  await cli.main([process.execPath, AMUX_BIN, '__complete', ...words]);
+  const answer = performance.now() - t;
+  process.stdout.write = write;
+  process.stdout.write(`${load.toFixed(2)} ${answer.toFixed(2)}\n`);
+}
+
 async function main(): Promise<void> {
+  if (process.argv[2] === '--parts') return parts(process.argv.slice(3));
   const runs = envInt('BENCH_RUNS', 30);
   const homes = new Homes();
   homes.cleanupOnSignal((m) => process.stderr.write(`${m}\n`));
@@ -40,6 +56,18 @@ async function main(): Promise<void> {
     console.log(`${runs} interleaved runs each`);
     print(down);
     print(up);
+    // Where the time goes, in fresh processes (less noisy than the differences above).
+    const parts = async (env: NodeJS.ProcessEnv, words: string[]) => {
+      const ms: number[][] = [];
+      for (let i = 0; i < Math.min(runs, 15); i++) {
+        const r = await run([process.execPath, __filename, '--parts', ...words], env);
+        ms.push(r.stdout.trim().split(' ').map(Number));
+      }
+      const median = (k: number) => ms.map((m) => m[k]!).sort((a, b) => a - b)[ms.length >> 1]!.toFixed(1);
+      return `loading the CLI bundle ${median(0)} ms, answering ${median(1)} ms`;
+    };
+    console.log(`in one process, no daemon, amux logs <Tab>: ${await parts(idle.env, ['logs', ''])}`);
+    console.log(`in one process, daemon, amux logs <Tab>:    ${await parts(live.env, ['logs', ''])}`);
     const started = await run([process.execPath, AMUX_BIN, 'daemon', 'status'], idle.env);
     console.log(`daemon started by completing: ${started.code === 3 ? 'no' : 'YES (a bug)'}; ${ids.length} sessions + shell ${shell}`);
   } finally {

@@ -1,5 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { amuxPaths } from '../paths.js';
 import type { JobView } from '../protocol/jobs.js';
 import type { SessionView } from '../protocol/sessions.js';
 import type { Hint } from './hints.js';
@@ -220,8 +221,13 @@ function daemonIds(): IdSource {
   const get = () => {
     if (client === undefined) {
       try {
-        const { Client } = require('../client/client.js') as typeof import('../client/client.js');
-        client = new Client(undefined, false, DAEMON_DEADLINE_MS); // false: never start a daemon to complete a word
+        const paths = amuxPaths();
+        // No socket, no daemon: answer without loading the socket client (node's `net` alone costs ~10 ms).
+        if (!existsSync(paths.socket)) client = null;
+        else {
+          const { Client } = require('../client/client.js') as typeof import('../client/client.js');
+          client = new Client(paths, false, DAEMON_DEADLINE_MS); // false: never start a daemon to complete a word
+        }
       } catch {
         client = null;
       }
