@@ -18,9 +18,14 @@ export async function main(argv: string[]): Promise<number> {
     if (err.code === 'EPIPE') process.exit(EXIT.ok);
     throw err;
   });
+  const args = argv.slice(2);
+  // Neither needs commander's parse (ADR 0021, ADR 0023): shell completion asks on every Tab, and
+  // `amux` alone prints a short overview of the common commands (exit 0), not the full reference.
+  if (args[0] === '__complete') return (require('./complete.js') as typeof import('./complete.js')).completeCommand(args.slice(1));
+  if (args.length === 0) return (require('./overview.js') as typeof import('./overview.js')).overviewCommand();
   let fast: ReturnType<typeof parseFast>;
   try {
-    fast = parseFast(argv.slice(2));
+    fast = parseFast(args);
   } catch (err) {
     return report(err); // e.g. a bad --env: the same usage error commander would give
   }
@@ -41,7 +46,8 @@ export async function main(argv: string[]): Promise<number> {
     code = c;
   });
   // commander's own errors (unknown option, missing argument) in our one-line form, for every command.
-  const outputError = (str: string, write: (s: string) => void) => write(`amux: ${str.replace(/^error: /, '').trim()}\n`);
+  // A suggestion ("(Did you mean logs?)") joins the line: every error is one line (ADR 0006).
+  const outputError = (str: string, write: (s: string) => void) => write(`amux: ${str.replace(/^error: /, '').trim().replace(/\s*\n\s*/g, ' ')}\n`);
   for (const cmd of [program, ...program.commands]) {
     cmd.exitOverride();
     cmd.configureOutput({ outputError });

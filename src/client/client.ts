@@ -27,8 +27,12 @@ export class Client {
   readonly jobs: Jobs;
   readonly events: Events;
 
-  constructor(paths?: AmuxPaths, autostart = true) {
-    this.conn = new Connection(paths, autostart);
+  /**
+   * `autostart` false: a daemon that is not running is an error (`daemon_unreachable`) instead of
+   * being started. `deadlineMs`: the answer deadline of short requests, instead of AMUX_CLIENT_TIMEOUT.
+   */
+  constructor(paths?: AmuxPaths, autostart = true, deadlineMs?: number) {
+    this.conn = new Connection(paths, autostart, deadlineMs);
     this.sessions = new Sessions(this.conn);
     this.jobs = new Jobs(this.conn);
     this.events = new Events(this.conn);

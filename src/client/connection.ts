@@ -28,7 +28,8 @@ function deadline(): number {
 export class Connection {
   readonly paths: AmuxPaths;
 
-  constructor(paths: AmuxPaths = amuxPaths(), private readonly autostart = true) {
+  /** `deadlineMs`: how long a short request waits for an answer, instead of AMUX_CLIENT_TIMEOUT. */
+  constructor(paths: AmuxPaths = amuxPaths(), private readonly autostart = true, private readonly deadlineMs?: number) {
     this.paths = paths;
     if (Buffer.byteLength(paths.socket) > MAX_SOCKET_PATH) {
       throw new AmuxError('daemon_unreachable', `AMUX_HOME ${paths.home} is too long for a Unix socket path; use a shorter AMUX_HOME`);
@@ -38,7 +39,7 @@ export class Connection {
   /** A raw response (2xx), for streams. Errors become AmuxError. */
   async raw(route: Route, call: Call = {}): Promise<Response> {
     const path = pathOf(route, call.params, call.query);
-    const deadlineMs = call.long ? undefined : deadline();
+    const deadlineMs = call.long ? undefined : (this.deadlineMs ?? deadline());
     let res: Response;
     try {
       res = await send(this.paths.socket, route.method, path, call.body, deadlineMs, call.upload);

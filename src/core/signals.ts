@@ -22,6 +22,11 @@ export function parseSignal(input: string | number): string {
   throw new AmuxError('usage', `invalid signal '${input}': use a name such as TERM, INT, KILL, HUP or a number`);
 }
 
+/** The canonical signal names without SIG (`HUP`, `INT`, …, by number), as `kill -s` takes them. */
+export function signalNames(): string[] {
+  return [...BY_NUMBER.entries()].sort(([a], [b]) => a - b).map(([, name]) => name.slice(3));
+}
+
 export function signalNumber(name: string): number {
   return BY_NAME[name] ?? 0;
 }

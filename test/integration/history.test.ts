@@ -165,19 +165,23 @@ describe('amux history and stats', () => {
     assert.equal(s.eventsTotal, Object.values(counted).reduce((x, y) => x + y, 0));
   });
 
-  test('stats: an empty window has null rates; the human block', async () => {
+  test('stats: an empty window has null rates; the human tables', async () => {
     const empty = await h.json<any>(['stats', '--since', '0']);
     assert.equal(empty.total, 0);
     assert.equal(empty.failureRate, null);
     assert.equal(empty.expiryRate, null);
     assert.equal(empty.avgDurationMs, null);
     const text = await h.ok(['stats', '--since', '2h']);
-    assert.match(text, /^since {6}\S+Z \(last 2h\)$/m);
-    assert.match(text, /^sessions {3}4: 0 pending, 0 working, 0 idle, 0 paused, 2 completed, 1 failed, 1 stopped, 0 expired$/m);
-    assert.match(text, /^failures {3}25\.0% \(1 of 4 ended\)$/m);
-    assert.match(text, /^expired {4}0\.0% \(0 of 4 ended\)$/m);
-    assert.match(text, /^duration {3}avg \S+, p95 \S+ \(over 4\)$/m);
-    assert.match(text, /^events {5}\d+: .*4 session_created/m);
+    // cli-table3 tables (ADR 0023): the summary, the sessions by status, the events by type.
+    assert.match(text, /^Sessions created and events written since \S+Z \(last 2h\)$/m);
+    assert.match(text, /^│ sessions +│ 4 +│$/m);
+    assert.match(text, /^│ failures +│ 25\.0% \(1 of 4 ended\) +│$/m);
+    assert.match(text, /^│ expired +│ 0\.0% \(0 of 4 ended\) +│$/m);
+    assert.match(text, /^│ duration +│ avg \S+, p95 \S+ \(over 4\) +│$/m);
+    assert.match(text, /^│ pending │ working │ idle │ paused │ completed │ failed │ stopped │ expired │$/m);
+    assert.match(text, /^│ +0 │ +0 │ +0 │ +0 │ +2 │ +1 │ +1 │ +0 │$/m);
+    assert.match(text, /^│ session_created +│ +4 │$/m);
+    assert.doesNotMatch(text, /\x1b\[/, 'no colour with NO_COLOR');
   });
 
   test('bad input: one clear line and the exit code of the README', async () => {

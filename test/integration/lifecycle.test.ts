@@ -282,7 +282,7 @@ describe('settings', () => {
     assert.equal(settings.maxLive, 3, 'the variable wins');
     assert.equal(settings.historyRetentionMs, 2 * 86_400_000);
     assert.equal(settings.finishedTtlMs, 60_000, '10s is clamped to the 1m minimum');
-    assert.match(await h.ok(['daemon', 'status']), /maxLive 3/);
+    assert.match(await h.ok(['daemon', 'status']), /^│ maxLive +│ 3 +│$/m);
   });
 });
 

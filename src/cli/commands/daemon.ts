@@ -54,14 +54,7 @@ export async function daemonCommand(action: string, opts: { json?: boolean }): P
         return 3;
       }
       if (opts.json) printJson(h);
-      else {
-        const s = h.settings;
-        await writeOut(
-          `amux daemon running: pid ${h.pid}, version ${h.version}, up ${Math.round(h.uptimeMs / 1000)}s, ${h.sessions} sessions (${h.live} live, ${h.pending} pending), socket ${h.socket}\n` +
-            `settings: maxLive ${s.maxLive || 'unlimited'}, idleThreshold ${formatDuration(s.idleThresholdMs)}, logCap ${s.logCapBytes} bytes, ` +
-            `finishedTtl ${formatDuration(s.finishedTtlMs)}, historyRetention ${formatDuration(s.historyRetentionMs)}\n`,
-        );
-      }
+      else await writeOut(formatStatus(h));
       return 0;
     }
     case 'run': {
@@ -70,4 +63,22 @@ export async function daemonCommand(action: string, opts: { json?: boolean }): P
     default:
       throw new AmuxError('usage', `unknown daemon action '${action}': use start, stop, status or run`);
   }
+}
+
+/** The human `daemon status` (ADR 0023): one line, then a cli-table3 table of the daemon and the settings in force. */
+export function formatStatus(h: Health): string {
+  const { keyValueTable } = require('../tables.js') as typeof import('../tables.js');
+  const s = h.settings;
+  return `amux daemon running (pid ${h.pid})\n${keyValueTable([
+    ['version', h.version],
+    ['uptime', formatDuration(h.uptimeMs)],
+    ['sessions', `${h.sessions} (${h.live} live, ${h.pending} pending)`],
+    ['home', h.home],
+    ['socket', h.socket],
+    ['maxLive', s.maxLive ? String(s.maxLive) : 'unlimited'],
+    ['idleThreshold', formatDuration(s.idleThresholdMs)],
+    ['logCap', `${s.logCapBytes} bytes`],
+    ['finishedTtl', formatDuration(s.finishedTtlMs)],
+    ['historyRetention', formatDuration(s.historyRetentionMs)],
+  ])}`;
 }

@@ -1,8 +1,72 @@
+import { formatAge, formatDuration } from '../../core/duration.js';
 import type { Client } from '../../client/client.js';
-import { printJson } from '../output.js';
+import type { EventView } from '../../protocol/events.js';
+import type { InspectView } from '../../protocol/sessions.js';
+import { formatTable, printJson, statusPainter, useColor, writeOut } from '../output.js';
+import { jobRows, JOB_HEAD } from './jobs.js';
 
-/** `amux inspect`: the whole record as JSON (session, jobs, recent events). */
-export async function inspectCommand(client: Client, ref: string): Promise<number> {
-  printJson(await client.sessions.inspect(ref));
+export interface InspectOptions {
+  json?: boolean;
+}
+
+/** Events shown in the human view; `amux events ID` has them all. */
+const EVENTS_SHOWN = 10;
+
+/**
+ * `amux inspect`: the whole record (session, jobs, recent events). JSON, as scripts read it, unless
+ * stdout is a terminal and `--json` is not given: then it is printed for a person (ADR 0023).
+ */
+export async function inspectCommand(client: Client, ref: string, opts: InspectOptions = {}): Promise<number> {
+  const record = await client.sessions.inspect(ref);
+  if (opts.json || !process.stdout.isTTY) printJson(record);
+  else await writeOut(await formatInspect(record, Date.now()));
   return 0;
+}
+
+const when = (iso: string | null, now: number) => (iso === null ? '' : `${iso} (${formatAge(now - Date.parse(iso))} ago)`);
+const orEmpty = (v: string | number | null) => (v === null ? '' : String(v));
+
+function eventDetail(e: EventView): string {
+  const d = e.data;
+  if (e.type === 'state_changed') return `${String(d.from)} → ${String(d.to)}${d.reason ? ` (${String(d.reason)})` : ''}${d.error ? `: ${String(d.error)}` : ''}`;
+  const text = JSON.stringify(d);
+  return text === '{}' ? '' : text.length > 80 ? `${text.slice(0, 79)}…` : text;
+}
+
+/** The record for a person: a key/value table of the session (cli-table3), then its jobs, newest events and last output. */
+export async function formatInspect(r: InspectView, now: number): Promise<string> {
+  const { keyValueTable } = require('../tables.js') as typeof import('../tables.js');
+  const s = r.session;
+  const paint = await statusPainter(useColor());
+  const rows: Array<[string, string]> = [
+    ['id', s.id],
+    ['name', orEmpty(s.name)],
+    ['status', `${paint(s.status)}${s.reason ? ` (${s.reason})` : ''}`],
+    ['command', s.command ?? `(shell)${s.foreground ? ` ${s.foreground}` : ''}`],
+    ['cwd', s.cwd],
+    ['exit code', orEmpty(s.exitCode)],
+    ['signal', orEmpty(s.signal)],
+    ['error', orEmpty(s.error)],
+    ['pid', orEmpty(s.pid)],
+    ['created', when(s.createdAt, now)],
+    ['started', when(s.startedAt, now)],
+    ['ended', when(s.endedAt, now)],
+    ['duration', s.durationMs === null ? '' : formatDuration(s.durationMs)],
+    ['last activity', when(s.lastActivityAt, now)],
+    ['log', `${s.logBytes} bytes${s.logTruncated ? ' (oldest dropped)' : ''}`],
+    ['timeout', s.timeoutMs === null ? '' : formatDuration(s.timeoutMs)],
+    ['idle timeout', s.idleTimeoutMs === null ? '' : formatDuration(s.idleTimeoutMs)],
+    ['remove when done', s.autoRemove ? 'yes (--rm)' : 'no'],
+    ['closed', when(s.closedAt, now)],
+    ['removed', when(s.removedAt, now)],
+  ];
+  const parts = [keyValueTable(rows.filter(([k, v]) => v !== '' || k === 'name' || k === 'exit code'))];
+  parts.push(`\nJobs (${r.jobs.length})\n`, r.jobs.length ? formatTable(JOB_HEAD, jobRows(r.jobs)) : '');
+  const events = r.events.slice(-EVENTS_SHOWN);
+  parts.push(
+    `\nEvents (the newest ${events.length}; all: amux events ${s.id})\n`,
+    formatTable(['ID', 'TIME', 'TYPE', 'DETAIL'], events.map((e) => [String(e.id), e.createdAt, e.type, eventDetail(e)])),
+  );
+  if (r.lastOutput) parts.push('\nLast output\n', r.lastOutput.endsWith('\n') ? r.lastOutput : `${r.lastOutput}\n`);
+  return parts.join('');
 }

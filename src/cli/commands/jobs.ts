@@ -1,5 +1,6 @@
 import { formatDuration } from '../../core/duration.js';
 import type { Client } from '../../client/client.js';
+import type { JobView } from '../../protocol/jobs.js';
 import { formatTable, printJson, writeOut } from '../output.js';
 
 export interface JobsOptions {
@@ -16,7 +17,15 @@ export async function jobsCommand(client: Client, ref: string, opts: JobsOptions
     printJson(jobs);
     return 0;
   }
-  const rows = jobs.map((j) => [
+  await writeOut(formatTable(JOB_HEAD, jobRows(jobs)));
+  return 0;
+}
+
+export const JOB_HEAD = ['JOB', 'STATUS', 'EXIT', 'MODE', 'PID', 'DURATION', 'COMMAND'];
+
+/** The rows of `amux jobs` (and of `inspect` on a terminal). */
+export function jobRows(jobs: readonly JobView[]): string[][] {
+  return jobs.map((j) => [
     j.id,
     j.status,
     j.exitCode === null ? '' : String(j.exitCode),
@@ -25,6 +34,4 @@ export async function jobsCommand(client: Client, ref: string, opts: JobsOptions
     j.durationMs === null ? '' : formatDuration(j.durationMs),
     j.command.replace(/\s*\n\s*/g, ' ↵ '),
   ]);
-  await writeOut(formatTable(['JOB', 'STATUS', 'EXIT', 'MODE', 'PID', 'DURATION', 'COMMAND'], rows));
-  return 0;
 }

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Proves that the npm package installs and works (README "Install"; ADR 0022): `npm pack` (its
+# prepack builds), checks what the tarball holds, `npm install --global` into a temporary prefix,
+# then from another directory `amux --version` and `amux run -w -- echo ok` with a temporary
+# AMUX_HOME. Everything it made is removed at the end, also on failure.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+repo=$PWD
+tmp=$(mktemp -d /tmp/amux-pack-XXXXXX)
+prefix=$tmp/prefix
+home=$tmp/home
+
+cleanup() {
+  if [ -x "$prefix/bin/amux" ]; then AMUX_HOME=$home "$prefix/bin/amux" daemon stop >/dev/null 2>&1 || true; fi
+  tmux -S "$home/tmux.sock" kill-server >/dev/null 2>&1 || true
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+fail() {
+  echo "pack-check: $*" >&2
+  exit 1
+}
+
+started=$SECONDS
+echo "pack-check: npm pack (prepack builds)"
+tarball=$(npm pack --pack-destination "$tmp" --silent | tail -n 1)
+[ -f "$tmp/$tarball" ] || fail "npm pack made no tarball ($tarball)"
+
+# What ships: the launcher, the two bundles and the completion spec, README and package.json; no
+# sources, tests or scripts.
+contents=$(tar -tzf "$tmp/$tarball" | sed 's|^package/||' | sort)
+expected=$(printf '%s\n' README.md bin/amux dist/src/cli/bundle.js dist/src/cli/completion-spec.json dist/src/daemon/amuxd.js package.json | sort)
+[ "$contents" = "$expected" ] || fail "the tarball holds:
+$contents
+expected:
+$expected"
+packed=$SECONDS
+
+echo "pack-check: npm install --global $tarball into a temporary prefix (better-sqlite3 compiles from source when no prebuilt binary can be fetched: ~75 s)"
+npm install --global --prefix "$prefix" --no-audit --no-fund --loglevel=error "$tmp/$tarball"
+installed=$SECONDS
+
+# From another directory, as `amux` on PATH, with its own AMUX_HOME.
+mkdir "$tmp/elsewhere"
+cd "$tmp/elsewhere"
+export PATH="$prefix/bin:$PATH" AMUX_HOME=$home
+[ "$(command -v amux)" = "$prefix/bin/amux" ] || fail "amux on PATH is $(command -v amux), not the installed one"
+version=$(amux --version)
+want=$(node -p "require('$repo/package.json').version")
+[ "$version" = "$want" ] || fail "amux --version printed '$version', package.json has '$want'"
+out=$(amux run -w -- echo ok)
+[ "$out" = ok ] || fail "amux run -w -- echo ok printed '$out'"
+amux completion bash | grep -q '^complete -F _amux_complete amux$' || fail "amux completion bash printed no script"
+
+echo "pack-check: ok: $tarball ($(du -k "$tmp/$tarball" | cut -f1) KiB) packed in $((packed - started)) s, installed in $((installed - packed)) s; amux $version runs from $PWD"

@@ -1,0 +1,263 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { amuxPaths } from '../paths.js';
+import type { JobView } from '../protocol/jobs.js';
+import type { SessionView } from '../protocol/sessions.js';
+import type { Hint } from './hints.js';
+
+/** The file the build writes next to the CLI's bundle (package.json "build"). */
+export const SPEC_FILE = 'completion-spec.json';
+
+/**
+ * `amux __complete WORD…`: the candidates for the last word, for the scripts of `amux completion`
+ * (README "Shell completion"; ADR 0021). Commands and flags come from commander's own definitions
+ * (`buildProgram`, through `Spec`), values from the hints in `program.ts`, and session ids, names and job ids from
+ * the running daemon, which is never started for this.
+ *
+ * The answer: a first line with what the shell should do itself (`-`: nothing, `files`, `dirs`,
+ * `commands`), then one candidate a line, `VALUE` or `VALUE<TAB>DESCRIPTION`.
+ */
+export type Directive = '-' | 'files' | 'dirs' | 'commands';
+
+export interface Candidate {
+  value: string;
+  description?: string;
+}
+
+export interface Answer {
+  directive: Directive;
+  candidates: Candidate[];
+}
+
+/** Where session and job ids come from: the daemon, or nothing when it is not running. */
+export interface IdSource {
+  sessions(): Promise<SessionView[]>;
+  jobs(sessionId: string): Promise<JobView[]>;
+}
+
+/** At most this many sessions' jobs are listed for one `job-…` word (one request each). */
+const JOB_SESSIONS = 10;
+const DESCRIPTION_WIDTH = 70;
+
+/**
+ * The command line's shape, taken from commander's definitions by `specOf` (src/cli/completion-spec.ts):
+ * the build writes it to `completion-spec.json` next to the CLI, so that completing a word loads
+ * neither commander nor the program (ADR 0021).
+ */
+export interface SpecOption {
+  /** `-n`, `--name`. */
+  flags: string[];
+  description: string;
+  /** It takes a value (`--name <name>`). */
+  value: boolean;
+  hint?: Hint;
+}
+
+export interface SpecArgument {
+  variadic: boolean;
+  hint?: Hint;
+}
+
+export interface SpecCommand {
+  name: string;
+  description: string;
+  options: SpecOption[];
+  args: SpecArgument[];
+  /** commander's passThroughOptions (`run`, `exec`): once its command has begun, the rest is the command's. */
+  passThrough: boolean;
+}
+
+export interface Spec {
+  options: SpecOption[];
+  commands: SpecCommand[];
+}
+
+const none = (): Answer => ({ directive: '-', candidates: [] });
+
+/** A description on one line, at most DESCRIPTION_WIDTH characters. */
+export function short(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > DESCRIPTION_WIDTH ? `${flat.slice(0, DESCRIPTION_WIDTH - 1)}…` : flat;
+}
+
+function findOption(options: readonly SpecOption[], word: string): SpecOption | undefined {
+  const flag = word.startsWith('--') && word.includes('=') ? word.slice(0, word.indexOf('=')) : word;
+  return options.find((o) => o.flags.includes(flag));
+}
+
+/** The flags that start with `cur`, long forms first. */
+function flags(options: readonly SpecOption[], cur: string): Candidate[] {
+  const out: Candidate[] = [];
+  for (const o of options) {
+    for (const flag of [...o.flags].reverse()) if (flag.startsWith(cur)) out.push({ value: flag, description: o.description });
+  }
+  return out;
+}
+
+function commands(spec: Spec, cur: string): Candidate[] {
+  return spec.commands.filter((c) => c.name.startsWith(cur)).map((c) => ({ value: c.name, description: c.description }));
+}
+
+/** The values a hint offers for `cur`; `prefix` is put back in front (`--status=`). */
+async function values(hint: Hint | undefined, cur: string, ids: IdSource, prefix = ''): Promise<Answer> {
+  if (!hint) return none();
+  switch (hint.kind) {
+    case 'dirs':
+      return { directive: 'dirs', candidates: [] };
+    case 'command':
+      return { directive: 'commands', candidates: [] };
+    case 'words': {
+      // A comma-separated list: complete its last item, keep the ones before.
+      const head = hint.list ? cur.slice(0, cur.lastIndexOf(',') + 1) : '';
+      const item = cur.slice(head.length);
+      const taken = new Set(head.split(',').filter(Boolean));
+      const words = hint.words.filter((w) => w.toLowerCase().startsWith(item.toLowerCase()) && !taken.has(w));
+      return { directive: '-', candidates: words.map((w) => ({ value: `${prefix}${head}${w}` })) };
+    }
+    case 'sessions':
+      return { directive: '-', candidates: await references(cur, hint.jobs === true, ids) };
+  }
+}
+
+/** Session ids and names starting with `cur`; job ids too when `cur` reads as the start of one (`j`, `job-3f`). */
+async function references(cur: string, jobs: boolean, ids: IdSource): Promise<Candidate[]> {
+  const sessions = await ids.sessions();
+  const out: Candidate[] = [];
+  for (const s of sessions) {
+    const what = s.command ?? (s.foreground ? `(shell) ${s.foreground}` : '(shell)');
+    if (s.id.startsWith(cur)) out.push({ value: s.id, description: short(`${s.status}${s.name ? ` ${s.name}` : ''}: ${what}`) });
+    if (s.name?.startsWith(cur)) out.push({ value: s.name, description: short(`${s.id} ${s.status}: ${what}`) });
+  }
+  if (jobs && cur !== '' && (cur.startsWith('job-') || 'job-'.startsWith(cur))) {
+    // job-<session id>-<seq>: the sessions whose id fits what is typed so far, newest first.
+    const typed = cur.slice(4, 12);
+    const owners = sessions.filter((s) => s.id.startsWith(typed)).slice(0, JOB_SESSIONS);
+    const lists = await Promise.all(owners.map((s) => ids.jobs(s.id).catch(() => [] as JobView[])));
+    for (const job of lists.flat()) {
+      if (job.id.startsWith(cur)) out.push({ value: job.id, description: short(`${job.status}: ${job.command}`) });
+    }
+  }
+  return out;
+}
+
+/** The argument at positional index `n` (a variadic last one takes all the rest). */
+function argumentAt(cmd: SpecCommand, n: number): SpecArgument | undefined {
+  if (n < cmd.args.length) return cmd.args[n];
+  const last = cmd.args[cmd.args.length - 1];
+  return last?.variadic ? last : undefined;
+}
+
+/**
+ * The candidates for the last of `words` (the words after `amux`; the last one is being typed,
+ * possibly empty), following commander's rules: options of the program before the command;
+ * `--` ends a command's options; a `passThrough` command (`run`, `exec`) takes no options of its
+ * own once its command has begun.
+ */
+export async function complete(spec: Spec, words: readonly string[], ids: IdSource): Promise<Answer> {
+  const cur = words.length ? words[words.length - 1]! : '';
+  const done = words.slice(0, -1);
+  let i = 0;
+  let cmd: SpecCommand | undefined;
+  for (; i < done.length; i++) {
+    const w = done[i]!;
+    if (w.startsWith('-')) continue; // the program's options take no values
+    cmd = spec.commands.find((c) => c.name === w);
+    if (!cmd) return none();
+    i++;
+    break;
+  }
+  if (!cmd) return { directive: '-', candidates: cur.startsWith('-') ? flags(spec.options, cur) : commands(spec, cur) };
+
+  let positional = 0;
+  let commandWords = 0; // words of a `[cmd...]` argument so far
+  let pending: SpecOption | undefined; // an option whose value comes next
+  let optionsEnded = false;
+  for (; i < done.length; i++) {
+    const w = done[i]!;
+    if (pending) {
+      pending = undefined;
+      continue;
+    }
+    if (!optionsEnded && w === '--') {
+      optionsEnded = true;
+      continue;
+    }
+    if (!optionsEnded && w.startsWith('-') && w !== '-') {
+      const o = findOption(cmd.options, w);
+      if (o?.value && !w.includes('=')) pending = o;
+      continue;
+    }
+    if (argumentAt(cmd, positional)?.hint?.kind === 'command') {
+      commandWords++;
+      if (cmd.passThrough) optionsEnded = true; // the command has begun: the rest is its own
+    } else positional++;
+  }
+
+  if (pending) return values(pending.hint, cur, ids);
+  if (!optionsEnded && cur.startsWith('--') && cur.includes('=')) {
+    const o = findOption(cmd.options, cur);
+    const eq = cur.indexOf('=');
+    return o ? values(o.hint, cur.slice(eq + 1), ids, cur.slice(0, eq + 1)) : none();
+  }
+  if (!optionsEnded && cur.startsWith('-')) return { directive: '-', candidates: flags(cmd.options, cur) };
+  const hint = argumentAt(cmd, positional)?.hint;
+  if (hint?.kind === 'command') return { directive: commandWords === 0 ? 'commands' : 'files', candidates: [] };
+  if (!hint) return optionsEnded || cur !== '' ? none() : { directive: '-', candidates: flags(cmd.options, cur) };
+  return values(hint, cur, ids);
+}
+
+/** The answer as the scripts read it (see `Directive`). */
+export function formatAnswer(answer: Answer): string {
+  const lines = answer.candidates.map((c) => (c.description ? `${c.value}\t${c.description}` : c.value));
+  return `${[answer.directive, ...lines].join('\n')}\n`;
+}
+
+/** How long completion waits for the daemon's answer: a hung daemon must not hang the shell. */
+const DAEMON_DEADLINE_MS = 500;
+
+/** Ids from the daemon if it runs; none (and no error) if it does not, or AMUX_HOME is unusable. */
+function daemonIds(): IdSource {
+  let client: import('../client/client.js').Client | null | undefined;
+  const get = () => {
+    if (client === undefined) {
+      try {
+        const paths = amuxPaths();
+        // No socket, no daemon: answer without loading the socket client (node's `net` alone costs ~10 ms).
+        if (!existsSync(paths.socket)) client = null;
+        else {
+          const { Client } = require('../client/client.js') as typeof import('../client/client.js');
+          client = new Client(paths, false, DAEMON_DEADLINE_MS); // false: never start a daemon to complete a word
+        }
+      } catch {
+        client = null;
+      }
+    }
+    return client;
+  };
+  return {
+    sessions: async () => (await get()?.sessions.list().catch(() => null)) ?? [],
+    jobs: async (id) => (await get()?.jobs.list(id).catch(() => null)) ?? [],
+  };
+}
+
+/** The spec the build wrote next to the CLI; built from commander when it is missing (a tsc-only build). */
+function loadSpec(): Spec {
+  try {
+    return JSON.parse(readFileSync(join(__dirname, SPEC_FILE), 'utf8')) as Spec;
+  } catch {
+    const { specOf } = require('./completion-spec.js') as typeof import('./completion-spec.js');
+    return specOf((require('./program.js') as typeof import('./program.js')).buildProgram(() => undefined));
+  }
+}
+
+/** The `amux __complete` entry (`main.ts`): prints the answer; always exit 0, nothing on stderr. */
+export async function completeCommand(words: readonly string[]): Promise<number> {
+  let answer: Answer;
+  try {
+    answer = await complete(loadSpec(), words.length ? words : [''], daemonIds());
+  } catch {
+    answer = none();
+  }
+  process.stdout.write(formatAnswer(answer));
+  return 0;
+}
