@@ -11,7 +11,9 @@ import { durationOption, envOption, parseExecWords, type ExecFlags } from './par
 export type FastCommand =
   | { command: 'ps'; opts: PsOptions }
   | { command: 'run'; cmd: string[]; opts: RunOptions }
-  | { command: 'exec'; ref: string; cmd: string[]; opts: ExecFlags };
+  | { command: 'exec'; ref: string; cmd: string[]; opts: ExecFlags }
+  /** `amux daemon dial-stdio`, the far end of every remote request (README "Remote hosts"). */
+  | { command: 'dial-stdio' };
 
 export function parseFast(args: readonly string[]): FastCommand | null {
   if (args[0] === 'ps') {
@@ -20,6 +22,7 @@ export function parseFast(args: readonly string[]): FastCommand | null {
   }
   if (args[0] === 'run') return parseFastRun(args);
   if (args[0] === 'exec') return parseFastExec(args);
+  if (args[0] === 'daemon' && args[1] === 'dial-stdio' && args.length === 2) return { command: 'dial-stdio' };
   return null;
 }
 

@@ -1,5 +1,6 @@
 import { EXIT, toAmuxError } from '../errors.js';
 import { parseFast } from './fast-path.js';
+import { newClient, takeTargetOptions } from './target.js';
 
 /** Runs the CLI for this process and sets its exit code (bin/amux). */
 export function run(): void {
@@ -19,17 +20,19 @@ export async function main(argv: string[]): Promise<number> {
     throw err;
   });
   let fast: ReturnType<typeof parseFast>;
+  let args: string[];
   try {
-    fast = parseFast(argv.slice(2));
+    args = takeTargetOptions(argv.slice(2)); // --host, --context (README "Remote hosts")
+    fast = parseFast(args);
   } catch (err) {
     return report(err); // e.g. a bad --env: the same usage error commander would give
   }
   if (fast) {
     try {
-      const { Client } = require('../client/client.js') as typeof import('../client/client.js');
-      if (fast.command === 'ps') return await (require('./commands/ps.js') as typeof import('./commands/ps.js')).psCommand(new Client(), fast.opts);
-      if (fast.command === 'exec') return await (require('./commands/exec.js') as typeof import('./commands/exec.js')).execCommand(new Client(), fast.ref, fast.cmd, fast.opts);
-      return await (require('./commands/run.js') as typeof import('./commands/run.js')).runCommand(new Client(), fast.cmd, fast.opts);
+      if (fast.command === 'dial-stdio') return await (require('./dial-stdio.js') as typeof import('./dial-stdio.js')).dialStdio();
+      if (fast.command === 'ps') return await (require('./commands/ps.js') as typeof import('./commands/ps.js')).psCommand(newClient(), fast.opts);
+      if (fast.command === 'exec') return await (require('./commands/exec.js') as typeof import('./commands/exec.js')).execCommand(newClient(), fast.ref, fast.cmd, fast.opts);
+      return await (require('./commands/run.js') as typeof import('./commands/run.js')).runCommand(newClient(), fast.cmd, fast.opts);
     } catch (err) {
       return report(err);
     }
@@ -47,7 +50,7 @@ export async function main(argv: string[]): Promise<number> {
     cmd.configureOutput({ outputError });
   }
   try {
-    await program.parseAsync(argv);
+    await program.parseAsync([...argv.slice(0, 2), ...args]);
     return code;
   } catch (err) {
     if (err instanceof CommanderError) {

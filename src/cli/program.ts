@@ -8,14 +8,16 @@ import { durationOption, envOption, intOption, parseExecWords } from './parse.js
 export function buildProgram(setExit: (code: number) => void): Command {
   // Commands and the client are loaded when used (require: no ESM loader on the hot path), because
   // node start-up is the floor of every command.
-  const client = (): Client => new (require('../client/client.js') as typeof import('../client/client.js')).Client();
+  const client = (): Client => (require('./target.js') as typeof import('./target.js')).newClient();
   const program = new Command('amux')
     .description('Run commands and shells as tmux-backed sessions; know which are working, idle or done, with exact exit codes.')
     .version(VERSION, '-V, --version')
     .option('--no-color', 'never colour output (also: NO_COLOR)')
+    .option('--host <url>', 'talk to the amux daemon of ssh://[user@]host[:port] over SSH (also: AMUX_HOST); before the command')
+    .option('--context <name>', "talk to the daemon of this context ('amux context ls'; local: this machine); before the command")
     .enablePositionalOptions()
     .showSuggestionAfterError(true)
-    .addHelpText('after', '\nEnvironment: AMUX_HOME (state directory, default ~/.local/state/amux), AMUX_CLIENT_TIMEOUT (how long a request waits for an answer from the daemon, default 15s), NO_COLOR.\nSettings (also in AMUX_HOME/config.json; read when the daemon starts, shown by \'amux daemon status\'):\n  AMUX_MAX_LIVE, AMUX_IDLE_THRESHOLD, AMUX_LOG_CAP, AMUX_FINISHED_TTL, AMUX_HISTORY_RETENTION.\nSession references: full id, exact name, or unique id prefix.');
+    .addHelpText('after', '\nEnvironment: AMUX_HOME (state directory, default ~/.local/state/amux), AMUX_CLIENT_TIMEOUT (how long a request waits for an answer from the daemon, default 15s), NO_COLOR.\nRemote hosts: AMUX_HOST (ssh://[user@]host[:port]), AMUX_REMOTE_PATH (amux on the far side), AMUX_CONNECT_TIMEOUT (ssh connect, default 10s), AMUX_SSH_CONFIG (an ssh config file, ssh -F).\nSettings (also in AMUX_HOME/config.json; read when the daemon starts, shown by \'amux daemon status\'):\n  AMUX_MAX_LIVE, AMUX_IDLE_THRESHOLD, AMUX_LOG_CAP, AMUX_FINISHED_TTL, AMUX_HISTORY_RETENTION.\nSession references: full id, exact name, or unique id prefix.');
 
   program
     .command('run')
@@ -193,8 +195,8 @@ export function buildProgram(setExit: (code: number) => void): Command {
 
   program
     .command('daemon')
-    .description('manage the daemon: start, stop (sessions keep running), status (exit 3 when not running), run (foreground)')
-    .argument('<action>', 'start | stop | status | run')
+    .description('manage the daemon: start, stop (sessions keep running), status (exit 3 when not running), run (foreground), dial-stdio (bridge stdin/stdout to it, for remote clients)')
+    .argument('<action>', 'start | stop | status | run | dial-stdio')
     .option('--json', 'status as JSON {pid, socket, version, uptimeMs, sessions, live, pending, settings}')
     .action(async (action: string, opts) => setExit(await (require('./commands/daemon.js') as typeof import('./commands/daemon.js')).daemonCommand(action, opts)));
 

@@ -9,7 +9,7 @@ import type {
   SendInputRequest, SendReceipt, SessionListQuery, SessionView,
 } from '../protocol/sessions.js';
 import type { WaitAnswer, WaitRequest } from '../protocol/wait.js';
-import { Connection } from './connection.js';
+import { Connection, type Remote } from './connection.js';
 import { readBody, type Response } from './http.js';
 
 /** A streamed answer (logs, frames, NDJSON): its headers, then its body as chunks. */
@@ -27,8 +27,9 @@ export class Client {
   readonly jobs: Jobs;
   readonly events: Events;
 
-  constructor(paths?: AmuxPaths, autostart = true) {
-    this.conn = new Connection(paths, autostart);
+  /** With `remote`, the daemon of another machine (README "Remote hosts"); `paths` then only says where the SSH connection's socket goes. */
+  constructor(paths?: AmuxPaths, autostart = true, remote?: Remote) {
+    this.conn = new Connection(paths, autostart, remote);
     this.sessions = new Sessions(this.conn);
     this.jobs = new Jobs(this.conn);
     this.events = new Events(this.conn);
@@ -36,6 +37,11 @@ export class Client {
 
   get paths(): AmuxPaths {
     return this.conn.paths;
+  }
+
+  /** The remote daemon this client talks to; undefined for the local one. */
+  get remote(): Remote | undefined {
+    return this.conn.remote;
   }
 
   health(): Promise<Health> {
