@@ -194,6 +194,14 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .action(async () => setExit(await (require('./commands/mcp.js') as typeof import('./commands/mcp.js')).mcpCommand(client())));
 
   program
+    .command('context')
+    .description("named hosts (README \"Remote hosts\"): add NAME ssh://[user@]host[:port], ls, rm NAME, use NAME (the default for every command; 'local' is this machine)")
+    .argument('<action>', 'add | ls | rm | use')
+    .argument('[args...]', 'NAME, and for add the ssh:// address')
+    .option('--json', 'ls as JSON [{name, host, current}]')
+    .action(async (action: string, args: string[], opts) => setExit(await (require('./commands/context.js') as typeof import('./commands/context.js')).contextCommand(action, args, opts)));
+
+  program
     .command('daemon')
     .description('manage the daemon: start, stop (sessions keep running), status (exit 3 when not running), run (foreground), dial-stdio (bridge stdin/stdout to it, for remote clients)')
     .argument('<action>', 'start | stop | status | run | dial-stdio')

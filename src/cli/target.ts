@@ -39,17 +39,30 @@ export function takeTargetOptions(args: readonly string[]): string[] {
   return [...kept, ...args.slice(i)];
 }
 
-/** The ssh:// address of the daemon to talk to; null for the local one. */
+/**
+ * The ssh:// address of the daemon to talk to; null for the local one. In order: --host,
+ * --context, AMUX_HOST, AMUX_CONTEXT, the current context of config.json (`amux context use`).
+ */
 export function targetUrl(env: NodeJS.ProcessEnv = process.env): string | null {
   if (flagHost !== undefined) return flagHost;
-  if (flagContext !== undefined) return contextUrl(flagContext);
+  if (flagContext !== undefined) return contextUrl(flagContext, '');
   if (env.AMUX_HOST) return env.AMUX_HOST;
-  return null;
+  if (env.AMUX_CONTEXT) return contextUrl(env.AMUX_CONTEXT, ' (AMUX_CONTEXT)');
+  const { readConfigFile, currentContext, contextHost } = require('./contexts.js') as typeof import('./contexts.js');
+  let config: ReturnType<typeof readConfigFile>;
+  try {
+    config = readConfigFile(amuxPaths());
+  } catch {
+    return null; // a broken config.json is the daemon's to report (it names the file)
+  }
+  const name = currentContext(config);
+  return name === 'local' ? null : contextHost(config, name, ' (the current context in config.json)');
 }
 
-function contextUrl(name: string): string | null {
+function contextUrl(name: string, from: string): string | null {
   if (name === 'local') return null;
-  throw new AmuxError('usage', `no context '${name}'`);
+  const { readConfigFile, contextHost } = require('./contexts.js') as typeof import('./contexts.js');
+  return contextHost(readConfigFile(amuxPaths()), name, from);
 }
 
 /** A client of the chosen daemon. */

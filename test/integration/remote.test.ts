@@ -120,6 +120,46 @@ describe('remote hosts over ssh', () => {
     assert.match(r.stderr, /^amux: cannot attach to whatever: stdin and stdout must be a terminal/);
   });
 
+  test('contexts: add, ls, use, --context, rm; config.json keeps the settings', async (t) => {
+    const me = local(t);
+    if (!me) return;
+    const { writeFileSync, readFileSync } = await import('node:fs');
+    writeFileSync(`${me.home}/config.json`, '{"maxLive": 7}\n');
+    assert.equal(await me.ok(['context', 'add', 'a', a.url]), 'a');
+    assert.equal(await me.ok(['context', 'add', 'b', b.url]), 'b');
+    const dup = await me.run(['context', 'add', 'a', b.url]);
+    assert.equal(dup.code, 1);
+    assert.match(dup.stderr, /^amux: context 'a' exists/);
+    assert.deepEqual(await me.json(['context', 'ls']), [
+      { name: 'local', host: null, current: true },
+      { name: 'a', host: a.url, current: false },
+      { name: 'b', host: b.url, current: false },
+    ]);
+    const onB = await me.ok(['--context', 'b', 'run', '--', 'true']);
+    assert.ok((await b.remote.json(['ps'])).some((s: any) => s.id === onB));
+    await me.ok(['context', 'use', 'b']);
+    assert.equal((await me.json(['ps']))[0].id, onB); // the current context is b
+    assert.equal((await me.json(['--context', 'local', 'ps'])).length, 0);
+    // The local daemon still reads its settings from the same file.
+    assert.equal((await me.json(['--context', 'local', 'daemon', 'status'])).settings.maxLive, 7);
+    // A far side whose own current context points elsewhere still serves its own daemon.
+    writeFileSync(`${b.remote.home}/config.json`, JSON.stringify({ contexts: { x: { host: 'ssh://nowhere.invalid' } }, context: 'x' }));
+    try {
+      assert.equal((await me.json(['ps']))[0].id, onB);
+    } finally {
+      writeFileSync(`${b.remote.home}/config.json`, '{}');
+    }
+    const rm = await me.run(['context', 'rm', 'b']);
+    assert.equal(rm.code, 0);
+    assert.match(rm.stderr, /now it is 'local'/);
+    assert.equal((await me.json(['ps'])).length, 0);
+    const none = await me.run(['--context', 'b', 'ps']);
+    assert.equal(none.code, 2);
+    assert.match(none.stderr, /^amux: no context 'b'; see 'amux context ls'\n$/);
+    assert.equal(JSON.parse(readFileSync(`${me.home}/config.json`, 'utf8')).maxLive, 7);
+    await me.ok(['--host', b.url, 'rm', onB]);
+  });
+
   test('a host that is down: one line naming it, exit 3', async (t) => {
     const me = local(t);
     if (!me) return;
