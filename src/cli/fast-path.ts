@@ -37,6 +37,9 @@ export function parseFastPs(args: readonly string[]): PsOptions | null {
     else if (a === '--no-color') continue;
     else if (a === '--status' && i + 1 < args.length && !args[i + 1]!.startsWith('-')) opts.status = args[++i]!;
     else if (a.startsWith('--status=') && a.length > 9) opts.status = a.slice(9);
+    else if (a === '--context' && i + 1 < args.length && !args[i + 1]!.startsWith('-')) opts.context = args[++i]!;
+    else if (a.startsWith('--context=') && a.length > 10) opts.context = a.slice(10);
+    else if (a === '--all-contexts') opts.allContexts = true;
     else return null;
   }
   return opts;

@@ -31,7 +31,10 @@ export async function main(argv: string[]): Promise<number> {
     try {
       if (fast.command === 'dial-stdio') return await (require('./dial-stdio.js') as typeof import('./dial-stdio.js')).dialStdio();
       if (fast.command === 'ps') return await (require('./commands/ps.js') as typeof import('./commands/ps.js')).psCommand(newClient(), fast.opts);
-      if (fast.command === 'exec') return await (require('./commands/exec.js') as typeof import('./commands/exec.js')).execCommand(newClient(), fast.ref, fast.cmd, fast.opts);
+      if (fast.command === 'exec') {
+        const target = fast.ref.includes(':') ? new (require('./refs.js') as typeof import('./refs.js')).Router().route(fast.ref) : { client: newClient(), ref: fast.ref };
+        return await (require('./commands/exec.js') as typeof import('./commands/exec.js')).execCommand(target.client, target.ref, fast.cmd, fast.opts);
+      }
       return await (require('./commands/run.js') as typeof import('./commands/run.js')).runCommand(newClient(), fast.cmd, fast.opts);
     } catch (err) {
       return report(err);

@@ -9,6 +9,12 @@ export function buildProgram(setExit: (code: number) => void): Command {
   // Commands and the client are loaded when used (require: no ESM loader on the hot path), because
   // node start-up is the floor of every command.
   const client = (): Client => (require('./target.js') as typeof import('./target.js')).newClient();
+  // References may name a host, HOST:ID (README "Remote hosts").
+  const router = () => new (require('./refs.js') as typeof import('./refs.js')).Router();
+  const routed = (ref: string): [Client, string] => {
+    const r = router().route(ref);
+    return [r.client, r.ref];
+  };
   const program = new Command('amux')
     .description('Run commands and shells as tmux-backed sessions; know which are working, idle or done, with exact exit codes.')
     .version(VERSION, '-V, --version')
@@ -17,7 +23,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .option('--context <name>', "talk to the daemon of this context ('amux context ls'; local: this machine); before the command")
     .enablePositionalOptions()
     .showSuggestionAfterError(true)
-    .addHelpText('after', '\nEnvironment: AMUX_HOME (state directory, default ~/.local/state/amux), AMUX_CLIENT_TIMEOUT (how long a request waits for an answer from the daemon, default 15s), NO_COLOR.\nRemote hosts: AMUX_HOST (ssh://[user@]host[:port]), AMUX_REMOTE_PATH (amux on the far side), AMUX_CONNECT_TIMEOUT (ssh connect, default 10s), AMUX_SSH_CONFIG (an ssh config file, ssh -F).\nSettings (also in AMUX_HOME/config.json; read when the daemon starts, shown by \'amux daemon status\'):\n  AMUX_MAX_LIVE, AMUX_IDLE_THRESHOLD, AMUX_LOG_CAP, AMUX_FINISHED_TTL, AMUX_HISTORY_RETENTION.\nSession references: full id, exact name, or unique id prefix.');
+    .addHelpText('after', '\nEnvironment: AMUX_HOME (state directory, default ~/.local/state/amux), AMUX_CLIENT_TIMEOUT (how long a request waits for an answer from the daemon, default 15s), NO_COLOR.\nRemote hosts: AMUX_HOST (ssh://[user@]host[:port]), AMUX_REMOTE_PATH (amux on the far side), AMUX_CONNECT_TIMEOUT (ssh connect, default 10s), AMUX_SSH_CONFIG (an ssh config file, ssh -F).\nSettings (also in AMUX_HOME/config.json; read when the daemon starts, shown by \'amux daemon status\'):\n  AMUX_MAX_LIVE, AMUX_IDLE_THRESHOLD, AMUX_LOG_CAP, AMUX_FINISHED_TTL, AMUX_HISTORY_RETENTION.\nSession references: full id, exact name, or unique id prefix; HOST:ID on the host of context HOST.');
 
   program
     .command('run')
@@ -43,13 +49,16 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .option('--status <list>', 'only these statuses (comma-separated)')
     .option('--no-trunc', 'do not shorten commands')
     .option('--no-color', 'never colour the status (also: NO_COLOR)')
+    .option('--context <list>', 'the sessions of these contexts (comma-separated), in one table with a HOST column')
+    .option('--all-contexts', 'the sessions of every context (amux context ls)')
+    .addHelpText('after', '\nWith --context or --all-contexts, hosts are asked at once; one that fails is reported on stderr (and in --json: {sessions, errors}) and the others are listed; exit 1 only if all failed. -q prints HOST:ID.')
     .action(async (opts) => setExit(await (require('./commands/ps.js') as typeof import('./commands/ps.js')).psCommand(client(), opts)));
 
   program
     .command('inspect')
     .description('the whole record as JSON: session, jobs, recent events')
     .argument('<id>', 'session id, name or unique prefix')
-    .action(async (ref: string) => setExit(await (require('./commands/inspect.js') as typeof import('./commands/inspect.js')).inspectCommand(client(), ref)));
+    .action(async (ref: string) => setExit(await (require('./commands/inspect.js') as typeof import('./commands/inspect.js')).inspectCommand(...routed(ref))));
 
   program
     .command('logs')
@@ -64,7 +73,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .option('--since-offset <bytes>', 'start at this absolute byte offset', intOption('--since-offset'))
     .option('--limit <bytes>', 'at most this many bytes', intOption('--limit'))
     .option('--json', 'one object {offset, nextOffset, truncated, encoding, data} (for paging; data is base64 when --raw bytes are not UTF-8)')
-    .action(async (ref: string, opts) => setExit(await (require('./commands/logs.js') as typeof import('./commands/logs.js')).logsCommand(client(), ref, opts)));
+    .action(async (ref: string, opts) => setExit(await (require('./commands/logs.js') as typeof import('./commands/logs.js')).logsCommand(...routed(ref), opts)));
 
   program
     .command('wait')
@@ -76,7 +85,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .option('--since-offset <bytes>', 'output:REGEX only: search the output from this log offset (a send receipt offset) instead of all of it and the screen', intOption('--since-offset'))
     .option('--timeout <dur>', 'give up after this long (exit 124)', durationOption('--timeout'))
     .option('--json', 'print [{id,status,exitCode,signal,reason,error,reached,event,match,logOffset,cursor}]')
-    .action(async (refs: string[], opts) => setExit(await (require('./commands/wait.js') as typeof import('./commands/wait.js')).waitCommand(client(), refs, opts)));
+    .action(async (refs: string[], opts) => setExit(await (require('./commands/wait.js') as typeof import('./commands/wait.js')).waitCommand(router(), refs, opts)));
 
   program
     .command('kill')
@@ -84,14 +93,14 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .argument('<ids...>', 'session ids, names or prefixes, or job ids job-<id>-<n>')
     .addOption(new Option('-s, --signal <sig>', 'signal name or number').default('TERM').argParser((v) => parseSignal(v)))
     .option('--grace <dur>', 'time before SIGKILL (default 5s)', durationOption('--grace'))
-    .action(async (refs: string[], opts) => setExit(await (require('./commands/kill-rm.js') as typeof import('./commands/kill-rm.js')).killCommand(client(), refs, opts)));
+    .action(async (refs: string[], opts) => setExit(await (require('./commands/kill-rm.js') as typeof import('./commands/kill-rm.js')).killCommand(router(), refs, opts)));
 
   program
     .command('rm')
     .description('remove finished sessions (history rows stay); -f kills live ones first')
     .argument('<ids...>', 'session ids, names or prefixes')
     .option('-f, --force', 'kill live sessions, then remove them')
-    .action(async (refs: string[], opts) => setExit(await (require('./commands/kill-rm.js') as typeof import('./commands/kill-rm.js')).rmCommand(client(), refs, opts)));
+    .action(async (refs: string[], opts) => setExit(await (require('./commands/kill-rm.js') as typeof import('./commands/kill-rm.js')).rmCommand(router(), refs, opts)));
 
   program
     .command('send')
@@ -104,14 +113,14 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .option('--timeout <dur>', 'with --when idle: give up after this long, typing nothing (exit 124)', durationOption('--timeout'))
     .option('--json', 'print the receipt {delivered, offset, eventId, heldMs, pasted, sessionId}: read the reply from offset, or wait --after eventId')
     .addHelpText('after', '\nText that starts with - goes after --: amux send ID -- -n')
-    .action(async (ref: string, words: string[], opts) => setExit(await (require('./commands/send.js') as typeof import('./commands/send.js')).sendCommand(client(), ref, words, opts)));
+    .action(async (ref: string, words: string[], opts) => setExit(await (require('./commands/send.js') as typeof import('./commands/send.js')).sendCommand(...routed(ref), words, opts)));
 
   program
     .command('attach')
     .description('attach this terminal to the session (detach with C-b d)')
     .argument('<id>', 'session id, name or prefix')
     .option('-r, --read-only', 'watch without typing')
-    .action(async (ref: string, opts) => setExit(await (require('./commands/attach.js') as typeof import('./commands/attach.js')).attachCommand(client(), ref, opts)));
+    .action(async (ref: string, opts) => setExit(await (require('./commands/attach.js') as typeof import('./commands/attach.js')).attachCommand(...routed(ref), opts)));
 
   program
     .command('exec')
@@ -130,7 +139,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .action(async (ref: string, words: string[], opts, command: Command) => {
       const parsed = parseExecWords(words, opts);
       if (!parsed) return command.help(); // -h or --help after ID
-      setExit(await (require('./commands/exec.js') as typeof import('./commands/exec.js')).execCommand(client(), ref, parsed.cmd, parsed.opts));
+      setExit(await (require('./commands/exec.js') as typeof import('./commands/exec.js')).execCommand(...routed(ref), parsed.cmd, parsed.opts));
     });
 
   program
@@ -141,7 +150,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .option('--background', 'only background jobs')
     .option('-n <count>', 'at most this many', intOption('-n'))
     .option('--json', 'JSON array')
-    .action(async (ref: string, opts) => setExit(await (require('./commands/jobs.js') as typeof import('./commands/jobs.js')).jobsCommand(client(), ref, opts)));
+    .action(async (ref: string, opts) => setExit(await (require('./commands/jobs.js') as typeof import('./commands/jobs.js')).jobsCommand(...routed(ref), opts)));
 
   program
     .command('events')
@@ -149,7 +158,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .argument('[id]', 'only this session (id, name or unique prefix; a removed one by full id)')
     .option('-f, --follow', 'then print new events as they happen, until Ctrl-C or, with an ID, until the session is removed')
     .option('--since <dur>', 'only events of the last DUR (e.g. 90s, 2h)', durationOption('--since'))
-    .action(async (ref: string | undefined, opts) => setExit(await (require('./commands/events.js') as typeof import('./commands/events.js')).eventsCommand(client(), ref, opts)));
+    .action(async (ref: string | undefined, opts) => setExit(await (require('./commands/events.js') as typeof import('./commands/events.js')).eventsCommand(...(ref === undefined ? ([client(), undefined] as [Client, string | undefined]) : routed(ref)), opts)));
 
   program
     .command('history')
@@ -172,13 +181,13 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .command('pause')
     .description('stop every process of the sessions (SIGSTOP); status paused')
     .argument('<ids...>', 'session ids, names or prefixes')
-    .action(async (refs: string[]) => setExit(await (require('./commands/lifecycle.js') as typeof import('./commands/lifecycle.js')).pauseCommand(client(), refs, 'pause')));
+    .action(async (refs: string[]) => setExit(await (require('./commands/lifecycle.js') as typeof import('./commands/lifecycle.js')).pauseCommand(router(), refs, 'pause')));
 
   program
     .command('resume')
     .description('continue every process of paused sessions (SIGCONT)')
     .argument('<ids...>', 'session ids, names or prefixes')
-    .action(async (refs: string[]) => setExit(await (require('./commands/lifecycle.js') as typeof import('./commands/lifecycle.js')).pauseCommand(client(), refs, 'resume')));
+    .action(async (refs: string[]) => setExit(await (require('./commands/lifecycle.js') as typeof import('./commands/lifecycle.js')).pauseCommand(router(), refs, 'resume')));
 
   program
     .command('prune')

@@ -67,10 +67,19 @@ function contextUrl(name: string, from: string): string | null {
 
 /** A client of the chosen daemon. */
 export function newClient(autostart = true): Client {
+  return clientOf(targetUrl(), autostart);
+}
+
+/** A client of the daemon at `url` (ssh://…), or of the local one for null. */
+export function clientOf(url: string | null, autostart = true): Client {
   const { Client } = require('../client/client.js') as typeof import('../client/client.js');
-  const url = targetUrl();
   const paths = amuxPaths();
   if (url === null) return new Client(paths, autostart);
   const { SshTarget } = require('../client/ssh.js') as typeof import('../client/ssh.js');
   return new Client(paths, autostart, new SshTarget(url, paths.home));
+}
+
+/** A client of context `name` (`local`: this machine); an unknown name is a usage error. */
+export function contextClient(name: string): Client {
+  return clientOf(contextUrl(name, ''));
 }

@@ -64,6 +64,7 @@ describe('remote hosts over ssh', () => {
     const where = await me.run(on('run', '-w', '-e', 'EXTRA=1', '--', 'sh', '-c', 'echo "$AMUX_HOME $EXTRA $PWD"'));
     assert.equal(where.code, 0, where.stderr);
     assert.equal(where.stdout, `${a.remote.home} 1 ${process.env.HOME}\n`);
+    await me.ok(on('prune'));
   });
 
   test('exec keeps stdout and stderr apart and exits with the job; exec -i sends stdin', async (t) => {
@@ -158,6 +159,79 @@ describe('remote hosts over ssh', () => {
     assert.match(none.stderr, /^amux: no context 'b'; see 'amux context ls'\n$/);
     assert.equal(JSON.parse(readFileSync(`${me.home}/config.json`, 'utf8')).maxLive, 7);
     await me.ok(['--host', b.url, 'rm', onB]);
+  });
+
+  test('fleet ps: one table with HOST, --json host and errors, a host that is down reported, exit 1 only if all failed', async (t) => {
+    const me = local(t, { AMUX_CONNECT_TIMEOUT: '5s' });
+    if (!me) return;
+    const down = `ssh://127.0.0.1:${await lab!.deadPort()}`;
+    await me.ok(['context', 'add', 'a', a.url]);
+    await me.ok(['context', 'add', 'b', b.url]);
+    await me.ok(['context', 'add', 'down', down]);
+    const onA = await me.ok(['--context', 'a', 'run', '-n', 'fleet-a', '--', 'sleep', '600']);
+    const onB = await me.ok(['--context', 'b', 'run', '-n', 'fleet-b', '--', 'sleep', '600']);
+    const here = await me.ok(['run', '-n', 'fleet-here', '--', 'sleep', '600']);
+
+    const table = await me.run(['ps', '--context', 'a,b,down']);
+    assert.equal(table.code, 0, table.stderr);
+    // (Other tests of this suite may have left finished sessions on the hosts.)
+    const lines = table.stdout.trim().split('\n');
+    assert.match(lines[0]!, /^HOST +ID +NAME +STATUS +EXIT +AGE +COMMAND$/);
+    const mine = lines.filter((l) => l.includes(' fleet-'));
+    assert.equal(mine.length, 2, table.stdout);
+    assert.match(mine[0]!, new RegExp(`^a +${onA} +fleet-a `));
+    assert.match(mine[1]!, new RegExp(`^b +${onB} +fleet-b `));
+    assert.ok(!lines.some((l) => l.includes(here)));
+    assert.match(table.stderr, new RegExp(`^amux: down: ${down}: cannot connect \\(.*Connection refused.*\\)`));
+    assert.equal(table.stderr.trim().split('\n').length, 1);
+
+    const json = await me.run(['ps', '--all-contexts', '--json']);
+    assert.equal(json.code, 0, json.stderr);
+    const parsed = JSON.parse(json.stdout);
+    const ours = new Set([here, onA, onB]);
+    assert.deepEqual(parsed.sessions.filter((s: any) => ours.has(s.id)).map((s: any) => `${s.host}:${s.id}`), [`local:${here}`, `a:${onA}`, `b:${onB}`]);
+    assert.deepEqual(parsed.errors.map((e: any) => e.host), ['down']);
+    assert.match(parsed.errors[0].message, /cannot connect/);
+
+    const quiet = (await me.ok(['ps', '-q', '--context=b,a', '--status', 'working,idle'])).split('\n');
+    assert.deepEqual(quiet, [`b:${onB}`, `a:${onA}`]);
+
+    const allDown = await me.run(['ps', '--context', 'down', '--json']);
+    assert.equal(allDown.code, 1);
+    assert.deepEqual(JSON.parse(allDown.stdout).sessions, []);
+    const unknown = await me.run(['ps', '--context', 'a,nope']);
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /^amux: no context 'nope'/);
+
+    // HOST:ID in every command: kill and rm print the ids as named.
+    assert.equal(await me.ok(['kill', '--grace', '1s', `a:${onA}`, `b:fleet-b`, here]), `a:${onA}\nb:${onB}\n${here}`);
+    assert.equal(await me.ok(['rm', `a:${onA}`, `b:${onB}`, `local:${here}`]), `a:${onA}\nb:${onB}\nlocal:${here}`);
+  });
+
+  test('HOST:ID refs: wait across hosts with exit codes in argument order, logs, exec, inspect', async (t) => {
+    const me = local(t);
+    if (!me) return;
+    await me.ok(['context', 'add', 'a', a.url]);
+    await me.ok(['context', 'add', 'b', b.url]);
+    const ok = await me.ok(['--context', 'a', 'run', '--', 'sh', '-c', 'sleep 1; echo from-a']);
+    const bad = await me.ok(['--context', 'b', 'run', '--', 'sh', '-c', 'sleep 0.5; exit 6']);
+    const w = await me.run(['wait', `a:${ok}`, `b:${bad}`, '--json']);
+    assert.equal(w.code, 6, w.stderr);
+    assert.deepEqual(JSON.parse(w.stdout).map((r: any) => [r.host, r.id, r.exitCode]), [['a', ok, 0], ['b', bad, 6]]);
+    assert.equal((await me.run(['wait', `b:${bad}`, `a:${ok}`])).code, 6);
+    assert.equal((await me.run(['wait', `a:${ok}`])).code, 0);
+    const anyAcross = await me.run(['wait', '--any', `a:${ok}`, `b:${bad}`]);
+    assert.equal(anyAcross.code, 2);
+    assert.match(anyAcross.stderr, /^amux: --any waits on one daemon/);
+    assert.equal(await me.ok(['logs', `a:${ok}`]), 'from-a');
+    assert.equal(JSON.parse(await me.ok(['inspect', `b:${bad}`])).session.exitCode, 6);
+    const sh = await me.ok(['--context', 'b', 'run']);
+    const e = await me.run(['exec', `b:${sh}`, '--', 'sh', '-c', 'echo out; echo err >&2; exit 9']);
+    assert.deepEqual([e.code, e.stdout, e.stderr], [9, 'out\n', 'err\n']);
+    const missing = await me.run(['logs', `nope:${ok}`]);
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, /^amux: no context 'nope'/);
+    await me.ok(['rm', '-f', `a:${ok}`, `b:${bad}`, `b:${sh}`]);
   });
 
   test('a host that is down: one line naming it, exit 3', async (t) => {

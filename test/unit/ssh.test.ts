@@ -113,3 +113,29 @@ describe('dial-stdio is a fast path', () => {
     assert.equal(parseFast(['daemon', 'status']), null);
   });
 });
+
+describe('fleet ps and HOST:ID parsing', () => {
+  test('the fast path takes --context and --all-contexts as commander does', async () => {
+    const { parseFastPs } = await import('../../src/cli/fast-path.js');
+    const { buildProgram } = await import('../../src/cli/program.js');
+    for (const args of [['ps', '--context', 'a,b'], ['ps', '--context=a', '-q'], ['ps', '--all-contexts', '--json']]) {
+      const program = buildProgram(() => undefined);
+      let seen: any;
+      program.commands.find((c) => c.name() === 'ps')!.action((o: any) => {
+        seen = o;
+      });
+      await program.parseAsync(['node', 'amux', ...args]);
+      const fast = parseFastPs(args)!;
+      assert.equal(fast.context, seen.context, args.join(' '));
+      assert.equal(fast.allContexts === true, seen.allContexts === true, args.join(' '));
+    }
+  });
+
+  test('splitRef', async () => {
+    const { splitRef } = await import('../../src/cli/refs.js');
+    assert.deepEqual(splitRef('3f9a01bc'), { host: null, ref: '3f9a01bc' });
+    assert.deepEqual(splitRef('gpu:3f9a01bc'), { host: 'gpu', ref: '3f9a01bc' });
+    assert.deepEqual(splitRef('gpu:job-3f9a01bc-2'), { host: 'gpu', ref: 'job-3f9a01bc-2' });
+    for (const bad of [':x', 'gpu:', 'a b:x']) assert.throws(() => splitRef(bad), (e: any) => e.code === 'usage', bad);
+  });
+});
