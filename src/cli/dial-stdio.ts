@@ -1,5 +1,24 @@
 import { connect, type Socket } from 'node:net';
+import { toAmuxError } from '../errors.js';
 import { amuxPaths } from '../paths.js';
+
+/**
+ * bin/amux calls this for `amux daemon dial-stdio` without loading the CLI's bundle (ADR 0024):
+ * it runs once per remote request. Errors as the CLI reports them: one line, the code's exit.
+ */
+export function main(): void {
+  process.stdout.on('error', () => process.exit(0)); // the client went away
+  dialStdio().then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (err) => {
+      const e = toAmuxError(err);
+      process.stderr.write(`amux: ${e.message}\n`);
+      process.exitCode = e.exitCode;
+    },
+  );
+}
 
 /**
  * `amux daemon dial-stdio`: this process's stdin and stdout become a connection to the local
