@@ -12,6 +12,7 @@ import { evidencePhase } from './bench/evidence-phase.js';
 import { Homes } from './bench/homes.js';
 import { jobPhase } from './bench/job-phase.js';
 import { queuePhase } from './bench/queue-phase.js';
+import { remotePhase } from './bench/remote-phase.js';
 import { machineFacts } from './bench/machine.js';
 import { envInt, isAborted } from './bench/measure.js';
 import { RefreshBench, type RefreshStats } from './bench/refresh-phase.js';
@@ -84,6 +85,18 @@ async function main(): Promise<void> {
         ratioRow('  of which CLI start-up: amux --version', r.version, r.node),
         limitRow('  of which daemon: GET /v1/sessions (in-bench client)', r.api),
         valueRow(`daemon RSS, ${sizes.sessions} live sessions`, r.daemonRss.rss, `${mb(r.daemonRss.rss)} (peak ${mb(r.daemonRss.peak)})`),
+      );
+      await h.cleanup();
+    });
+
+    await phase('remote: amux --host ssh://127.0.0.1 ps', async () => {
+      const h = homes.home('remote');
+      const r = await remotePhase(h, sizes.runs);
+      raw.remote = r;
+      rows.push(
+        limitRow('floor: amux ps (local daemon, no sessions)', r.local),
+        ratioRow('  amux --host ssh://127.0.0.1:PORT ps, warm master connection', r.remote, r.local, 2),
+        { ...ratioRow('  the same, cold: first call, a new SSH handshake', r.cold, r.local), goal: 'no goal; reported', met: undefined },
       );
       await h.cleanup();
     });

@@ -17,7 +17,7 @@ export function writeHomeFile(path: string, data: string): void {
 }
 
 /** The entries amux keeps at the top of a home, by kind. */
-const DIRS = ['sessions', 'exits'];
+const DIRS = ['sessions', 'exits', 'ssh'];
 const FILES = ['amux.db', 'amux.db-wal', 'amux.db-shm', 'daemon.lock', 'daemon.log', 'daemon.pid', 'daemon.error.json', 'daemon.starting', 'config.json', 'amux.sock', 'tmux.sock'];
 
 function lstat(path: string): Stats | null {

@@ -226,7 +226,7 @@ function daemonIds(): IdSource {
         if (!existsSync(paths.socket)) client = null;
         else {
           const { Client } = require('../client/client.js') as typeof import('../client/client.js');
-          client = new Client(paths, false, DAEMON_DEADLINE_MS); // false: never start a daemon to complete a word
+          client = new Client(paths, false, undefined, DAEMON_DEADLINE_MS); // false: never start a daemon to complete a word
         }
       } catch {
         client = null;

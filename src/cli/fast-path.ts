@@ -11,7 +11,9 @@ import { durationOption, envOption, parseExecWords, type ExecFlags } from './par
 export type FastCommand =
   | { command: 'ps'; opts: PsOptions }
   | { command: 'run'; cmd: string[]; opts: RunOptions }
-  | { command: 'exec'; ref: string; cmd: string[]; opts: ExecFlags };
+  | { command: 'exec'; ref: string; cmd: string[]; opts: ExecFlags }
+  /** `amux daemon dial-stdio`, the far end of every remote request (README "Remote hosts"). */
+  | { command: 'dial-stdio' };
 
 export function parseFast(args: readonly string[]): FastCommand | null {
   if (args[0] === 'ps') {
@@ -20,6 +22,7 @@ export function parseFast(args: readonly string[]): FastCommand | null {
   }
   if (args[0] === 'run') return parseFastRun(args);
   if (args[0] === 'exec') return parseFastExec(args);
+  if (args[0] === 'daemon' && args[1] === 'dial-stdio' && args.length === 2) return { command: 'dial-stdio' };
   return null;
 }
 
@@ -34,6 +37,9 @@ export function parseFastPs(args: readonly string[]): PsOptions | null {
     else if (a === '--no-color') continue;
     else if (a === '--status' && i + 1 < args.length && !args[i + 1]!.startsWith('-')) opts.status = args[++i]!;
     else if (a.startsWith('--status=') && a.length > 9) opts.status = a.slice(9);
+    else if (a === '--context' && i + 1 < args.length && !args[i + 1]!.startsWith('-')) opts.context = args[++i]!;
+    else if (a.startsWith('--context=') && a.length > 10) opts.context = a.slice(10);
+    else if (a === '--all-contexts') opts.allContexts = true;
     else return null;
   }
   return opts;

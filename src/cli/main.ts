@@ -1,5 +1,6 @@
 import { EXIT, toAmuxError } from '../errors.js';
 import { parseFast } from './fast-path.js';
+import { newClient, takeTargetOptions } from './target.js';
 
 /** Runs the CLI for this process and sets its exit code (bin/amux). */
 export function run(): void {
@@ -18,23 +19,28 @@ export async function main(argv: string[]): Promise<number> {
     if (err.code === 'EPIPE') process.exit(EXIT.ok);
     throw err;
   });
-  const args = argv.slice(2);
-  // Neither needs commander's parse (ADR 0021, ADR 0023): shell completion asks on every Tab, and
-  // `amux` alone prints a short overview of the common commands (exit 0), not the full reference.
-  if (args[0] === '__complete') return (require('./complete.js') as typeof import('./complete.js')).completeCommand(args.slice(1));
-  if (args.length === 0) return (require('./overview.js') as typeof import('./overview.js')).overviewCommand();
+  const raw = argv.slice(2);
+  // Shell completion asks on every Tab: no commander parse (ADR 0021).
+  if (raw[0] === '__complete') return (require('./complete.js') as typeof import('./complete.js')).completeCommand(raw.slice(1));
   let fast: ReturnType<typeof parseFast>;
+  let args: string[];
   try {
+    args = takeTargetOptions(raw); // --host, --context (README "Remote hosts")
+    // `amux` alone prints a short overview of the common commands (exit 0), not the full reference (ADR 0023).
+    if (args.length === 0) return (require('./overview.js') as typeof import('./overview.js')).overviewCommand();
     fast = parseFast(args);
   } catch (err) {
     return report(err); // e.g. a bad --env: the same usage error commander would give
   }
   if (fast) {
     try {
-      const { Client } = require('../client/client.js') as typeof import('../client/client.js');
-      if (fast.command === 'ps') return await (require('./commands/ps.js') as typeof import('./commands/ps.js')).psCommand(new Client(), fast.opts);
-      if (fast.command === 'exec') return await (require('./commands/exec.js') as typeof import('./commands/exec.js')).execCommand(new Client(), fast.ref, fast.cmd, fast.opts);
-      return await (require('./commands/run.js') as typeof import('./commands/run.js')).runCommand(new Client(), fast.cmd, fast.opts);
+      if (fast.command === 'dial-stdio') return await (require('./dial-stdio.js') as typeof import('./dial-stdio.js')).dialStdio();
+      if (fast.command === 'ps') return await (require('./commands/ps.js') as typeof import('./commands/ps.js')).psCommand(newClient(), fast.opts);
+      if (fast.command === 'exec') {
+        const target = fast.ref.includes(':') ? new (require('./refs.js') as typeof import('./refs.js')).Router().route(fast.ref) : { client: newClient(), ref: fast.ref };
+        return await (require('./commands/exec.js') as typeof import('./commands/exec.js')).execCommand(target.client, target.ref, fast.cmd, fast.opts);
+      }
+      return await (require('./commands/run.js') as typeof import('./commands/run.js')).runCommand(newClient(), fast.cmd, fast.opts);
     } catch (err) {
       return report(err);
     }
@@ -53,7 +59,7 @@ export async function main(argv: string[]): Promise<number> {
     cmd.configureOutput({ outputError });
   }
   try {
-    await program.parseAsync(argv);
+    await program.parseAsync([...argv.slice(0, 2), ...args]);
     return code;
   } catch (err) {
     if (err instanceof CommanderError) {

@@ -22,14 +22,22 @@ export const COMPLETION_SHELLS = ['bash', 'zsh', 'fish'] as const;
 export function buildProgram(setExit: (code: number) => void): Command {
   // Commands and the client are loaded when used (require: no ESM loader on the hot path), because
   // node start-up is the floor of every command.
-  const client = (): Client => new (require('../client/client.js') as typeof import('../client/client.js')).Client();
+  const client = (): Client => (require('./target.js') as typeof import('./target.js')).newClient();
+  // References may name a host, HOST:ID (README "Remote hosts").
+  const router = () => new (require('./refs.js') as typeof import('./refs.js')).Router();
+  const routed = (ref: string): [Client, string] => {
+    const r = router().route(ref);
+    return [r.client, r.ref];
+  };
   const program = new Command('amux')
     .description('Run commands and shells as tmux-backed sessions; know which are working, idle or done, with exact exit codes.')
     .version(VERSION, '-V, --version')
     .option('--no-color', 'never colour output (also: NO_COLOR)')
+    .option('--host <url>', 'talk to the amux daemon of ssh://[user@]host[:port] over SSH (also: AMUX_HOST); before the command')
+    .option('--context <name>', "talk to the daemon of this context ('amux context ls'; local: this machine); before the command")
     .enablePositionalOptions()
     .showSuggestionAfterError(true)
-    .addHelpText('after', '\nEnvironment: AMUX_HOME (state directory, default ~/.local/state/amux), AMUX_CLIENT_TIMEOUT (how long a request waits for an answer from the daemon, default 15s), NO_COLOR.\nSettings (also in AMUX_HOME/config.json; read when the daemon starts, shown by \'amux daemon status\'):\n  AMUX_MAX_LIVE, AMUX_IDLE_THRESHOLD, AMUX_LOG_CAP, AMUX_FINISHED_TTL, AMUX_HISTORY_RETENTION.\nSession references: full id, exact name, or unique id prefix. Shell completion: amux completion --help.')
+    .addHelpText('after', '\nEnvironment: AMUX_HOME (state directory, default ~/.local/state/amux), AMUX_CLIENT_TIMEOUT (how long a request waits for an answer from the daemon, default 15s), NO_COLOR.\nRemote hosts: AMUX_HOST (ssh://[user@]host[:port]), AMUX_REMOTE_PATH (amux on the far side), AMUX_CONNECT_TIMEOUT (ssh connect, default 10s), AMUX_SSH_CONFIG (an ssh config file, ssh -F).\nSettings (also in AMUX_HOME/config.json; read when the daemon starts, shown by \'amux daemon status\'):\n  AMUX_MAX_LIVE, AMUX_IDLE_THRESHOLD, AMUX_LOG_CAP, AMUX_FINISHED_TTL, AMUX_HISTORY_RETENTION.\nSession references: full id, exact name, or unique id prefix; HOST:ID on the host of context HOST. Shell completion: amux completion --help.')
     .addHelpText('after', examples(
       ['amux run -n web -- npm run dev', 'start a session named web; prints its id'],
       ['amux run -w -- make test', 'stream its output and exit with its exit code'],
@@ -67,6 +75,9 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .addOption(statusOption('only these statuses (comma-separated)'))
     .option('--no-trunc', 'do not shorten commands')
     .option('--no-color', 'never colour the status (also: NO_COLOR)')
+    .option('--context <list>', 'the sessions of these contexts (comma-separated), in one table with a HOST column')
+    .option('--all-contexts', 'the sessions of every context (amux context ls)')
+    .addHelpText('after', '\nWith --context or --all-contexts, hosts are asked at once; one that fails is reported on stderr (and in --json: {sessions, errors}) and the others are listed; exit 1 only if all failed. -q prints HOST:ID.')
     .addHelpText('after', examples(
       ['amux ps', 'ID, NAME, STATUS, EXIT, AGE, COMMAND'],
       ['amux ps --status working,idle', 'only the live ones'],
@@ -84,7 +95,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
       ['amux inspect web --json', 'always JSON: {session, jobs, events, lastOutput}'],
       ['amux inspect web | jq .session.exitCode', 'one field, for a script'],
     ))
-    .action(async (ref: string, opts) => setExit(await (require('./commands/inspect.js') as typeof import('./commands/inspect.js')).inspectCommand(client(), ref, opts)));
+    .action(async (ref: string, opts) => setExit(await (require('./commands/inspect.js') as typeof import('./commands/inspect.js')).inspectCommand(...routed(ref), opts)));
 
   program
     .command('logs')
@@ -105,7 +116,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
       ['amux logs --screen web', 'what its terminal shows now'],
       ['amux logs job-3f9a01bc-2 --stderr', "a job's stderr"],
     ))
-    .action(async (ref: string, opts) => setExit(await (require('./commands/logs.js') as typeof import('./commands/logs.js')).logsCommand(client(), ref, opts)));
+    .action(async (ref: string, opts) => setExit(await (require('./commands/logs.js') as typeof import('./commands/logs.js')).logsCommand(...routed(ref), opts)));
 
   program
     .command('wait')
@@ -126,7 +137,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
       ["amux wait --until 'output:listening on' --timeout 1m web", 'until that line appears (exit 124 after 1m)'],
       ['amux wait --any build test', 'until the first of the two ends'],
     ))
-    .action(async (refs: string[], opts) => setExit(await (require('./commands/wait.js') as typeof import('./commands/wait.js')).waitCommand(client(), refs, opts)));
+    .action(async (refs: string[], opts) => setExit(await (require('./commands/wait.js') as typeof import('./commands/wait.js')).waitCommand(router(), refs, opts)));
 
   program
     .command('kill')
@@ -139,7 +150,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
       ['amux kill -s INT --grace 30s web', 'as Ctrl-C, with 30s to clean up'],
       ['amux kill job-3f9a01bc-2', 'only that job; the shell lives on'],
     ))
-    .action(async (refs: string[], opts) => setExit(await (require('./commands/kill-rm.js') as typeof import('./commands/kill-rm.js')).killCommand(client(), refs, opts)));
+    .action(async (refs: string[], opts) => setExit(await (require('./commands/kill-rm.js') as typeof import('./commands/kill-rm.js')).killCommand(router(), refs, opts)));
 
   program
     .command('rm')
@@ -150,7 +161,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
       ['amux rm 3f9a01bc', 'remove a finished session (amux history still lists it)'],
       ['amux rm -f web', 'kill it first if it still runs'],
     ))
-    .action(async (refs: string[], opts) => setExit(await (require('./commands/kill-rm.js') as typeof import('./commands/kill-rm.js')).rmCommand(client(), refs, opts)));
+    .action(async (refs: string[], opts) => setExit(await (require('./commands/kill-rm.js') as typeof import('./commands/kill-rm.js')).rmCommand(router(), refs, opts)));
 
   program
     .command('send')
@@ -169,7 +180,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
       ["amux send --when idle --timeout 1m repl 'exit()'", 'type it once the program waits for input'],
       ['amux send --json repl 2+2', 'the receipt: the reply starts at its offset'],
     ))
-    .action(async (ref: string, words: string[], opts) => setExit(await (require('./commands/send.js') as typeof import('./commands/send.js')).sendCommand(client(), ref, words, opts)));
+    .action(async (ref: string, words: string[], opts) => setExit(await (require('./commands/send.js') as typeof import('./commands/send.js')).sendCommand(...routed(ref), words, opts)));
 
   program
     .command('attach')
@@ -180,7 +191,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
       ['amux attach web', 'a real terminal on it; C-b d detaches'],
       ['amux attach -r web', 'watch without typing'],
     ))
-    .action(async (ref: string, opts) => setExit(await (require('./commands/attach.js') as typeof import('./commands/attach.js')).attachCommand(client(), ref, opts)));
+    .action(async (ref: string, opts) => setExit(await (require('./commands/attach.js') as typeof import('./commands/attach.js')).attachCommand(...routed(ref), opts)));
 
   program
     .command('exec')
@@ -205,7 +216,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .action(async (ref: string, words: string[], opts, command: Command) => {
       const parsed = parseExecWords(words, opts);
       if (!parsed) return command.help(); // -h or --help after ID
-      setExit(await (require('./commands/exec.js') as typeof import('./commands/exec.js')).execCommand(client(), ref, parsed.cmd, parsed.opts));
+      setExit(await (require('./commands/exec.js') as typeof import('./commands/exec.js')).execCommand(...routed(ref), parsed.cmd, parsed.opts));
     });
 
   program
@@ -221,7 +232,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
       ['amux jobs sh --status running --background', 'what runs in its background'],
       ['amux jobs sh -n 1 --json', 'the newest job as JSON'],
     ))
-    .action(async (ref: string, opts) => setExit(await (require('./commands/jobs.js') as typeof import('./commands/jobs.js')).jobsCommand(client(), ref, opts)));
+    .action(async (ref: string, opts) => setExit(await (require('./commands/jobs.js') as typeof import('./commands/jobs.js')).jobsCommand(...routed(ref), opts)));
 
   program
     .command('events')
@@ -234,7 +245,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
       ['amux events -f', 'every new event, as it happens'],
       ['amux events --since 1h | grep state_changed', 'the state changes of the last hour'],
     ))
-    .action(async (ref: string | undefined, opts) => setExit(await (require('./commands/events.js') as typeof import('./commands/events.js')).eventsCommand(client(), ref, opts)));
+    .action(async (ref: string | undefined, opts) => setExit(await (require('./commands/events.js') as typeof import('./commands/events.js')).eventsCommand(...(ref === undefined ? ([client(), undefined] as [Client, string | undefined]) : routed(ref)), opts)));
 
   program
     .command('history')
@@ -271,7 +282,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
       ['amux pause build', 'SIGSTOP: it keeps its maxLive slot and refuses exec'],
       ['amux pause build test', 'several at once'],
     ))
-    .action(async (refs: string[]) => setExit(await (require('./commands/lifecycle.js') as typeof import('./commands/lifecycle.js')).pauseCommand(client(), refs, 'pause')));
+    .action(async (refs: string[]) => setExit(await (require('./commands/lifecycle.js') as typeof import('./commands/lifecycle.js')).pauseCommand(router(), refs, 'pause')));
 
   program
     .command('resume')
@@ -281,7 +292,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
       ['amux resume build', 'SIGCONT: working again'],
       ['amux resume $(amux ps -q --status paused)', 'every paused session'],
     ))
-    .action(async (refs: string[]) => setExit(await (require('./commands/lifecycle.js') as typeof import('./commands/lifecycle.js')).pauseCommand(client(), refs, 'resume')));
+    .action(async (refs: string[]) => setExit(await (require('./commands/lifecycle.js') as typeof import('./commands/lifecycle.js')).pauseCommand(router(), refs, 'resume')));
 
   program
     .command('prune')
@@ -305,9 +316,23 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .action(async () => setExit(await (require('./commands/mcp.js') as typeof import('./commands/mcp.js')).mcpCommand(client())));
 
   program
+    .command('context')
+    .description("named hosts (README \"Remote hosts\"): add NAME ssh://[user@]host[:port], ls, rm NAME, use NAME (the default for every command; 'local' is this machine)")
+    .addArgument(hinted(new Argument('<action>', 'add | ls | rm | use'), { kind: 'words', words: ['add', 'ls', 'rm', 'use'] }))
+    .argument('[args...]', 'NAME, and for add the ssh:// address')
+    .option('--json', 'ls as JSON [{name, host, current}]')
+    .addHelpText('after', examples(
+      ['amux context add gpu ssh://me@gpu-box:2222', 'name a host; then: amux --context gpu run -- nvidia-smi'],
+      ['amux context ls', 'the contexts, the current one marked'],
+      ['amux context use gpu', "every command on it from now on ('amux context use local': back)"],
+      ['amux context rm gpu', 'forget it'],
+    ))
+    .action(async (action: string, args: string[], opts) => setExit(await (require('./commands/context.js') as typeof import('./commands/context.js')).contextCommand(action, args, opts)));
+
+  program
     .command('daemon')
-    .description('manage the daemon: start, stop (sessions keep running), status (exit 3 when not running), run (foreground)')
-    .addArgument(hinted(new Argument('<action>', 'start | stop | status | run'), { kind: 'words', words: ['start', 'stop', 'status', 'run'] }))
+    .description('manage the daemon: start, stop (sessions keep running), status (exit 3 when not running), run (foreground), dial-stdio (bridge stdin/stdout to it, for remote clients)')
+    .addArgument(hinted(new Argument('<action>', 'start | stop | status | run | dial-stdio'), { kind: 'words', words: ['start', 'stop', 'status', 'run', 'dial-stdio'] }))
     .option('--json', 'status as JSON {pid, socket, version, uptimeMs, sessions, live, pending, settings}')
     .addHelpText('after', examples(
       ['amux daemon status', 'pid, version, sessions and the settings in force'],

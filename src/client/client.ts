@@ -9,7 +9,7 @@ import type {
   SendInputRequest, SendReceipt, SessionListQuery, SessionView,
 } from '../protocol/sessions.js';
 import type { WaitAnswer, WaitRequest } from '../protocol/wait.js';
-import { Connection } from './connection.js';
+import { Connection, type Remote } from './connection.js';
 import { readBody, type Response } from './http.js';
 
 /** A streamed answer (logs, frames, NDJSON): its headers, then its body as chunks. */
@@ -29,10 +29,12 @@ export class Client {
 
   /**
    * `autostart` false: a daemon that is not running is an error (`daemon_unreachable`) instead of
-   * being started. `deadlineMs`: the answer deadline of short requests, instead of AMUX_CLIENT_TIMEOUT.
+   * being started. With `remote`, the daemon of another machine (README "Remote hosts"); `paths` then
+   * only says where the SSH connection's socket goes. `deadlineMs`: the answer deadline of short
+   * requests, instead of AMUX_CLIENT_TIMEOUT.
    */
-  constructor(paths?: AmuxPaths, autostart = true, deadlineMs?: number) {
-    this.conn = new Connection(paths, autostart, deadlineMs);
+  constructor(paths?: AmuxPaths, autostart = true, remote?: Remote, deadlineMs?: number) {
+    this.conn = new Connection(paths, autostart, remote, deadlineMs);
     this.sessions = new Sessions(this.conn);
     this.jobs = new Jobs(this.conn);
     this.events = new Events(this.conn);
@@ -40,6 +42,11 @@ export class Client {
 
   get paths(): AmuxPaths {
     return this.conn.paths;
+  }
+
+  /** The remote daemon this client talks to; undefined for the local one. */
+  get remote(): Remote | undefined {
+    return this.conn.remote;
   }
 
   health(): Promise<Health> {

@@ -2,8 +2,15 @@ import { readFileSync } from 'node:fs';
 import { parseDuration } from '../core/duration.js';
 import { AmuxError } from '../errors.js';
 import { amuxPaths, MAX_SOCKET_PATH, type AmuxPaths } from '../paths.js';
-import { pathOf, type Route } from '../protocol/routes.js';
-import { errorFrom, isNotRunning, NoAnswerError, readBody, send, type Response } from './http.js';
+import { API_VERSION, API_VERSION_HEADER, pathOf, type Route } from '../protocol/routes.js';
+import { errorFrom, isNotRunning, NoAnswerError, readBody, send, type Dialer, type Response } from './http.js';
+
+/** A daemon on another machine (client/ssh.ts; README "Remote hosts"). */
+export interface Remote extends Dialer {
+  readonly url: string;
+  /** The argv that attaches this terminal to a session there. */
+  attachArgv(ref: string, readOnly: boolean): string[];
+}
 
 /** One request: the route's `:params`, its query and its JSON body. */
 export interface Call {
@@ -29,9 +36,9 @@ export class Connection {
   readonly paths: AmuxPaths;
 
   /** `deadlineMs`: how long a short request waits for an answer, instead of AMUX_CLIENT_TIMEOUT. */
-  constructor(paths: AmuxPaths = amuxPaths(), private readonly autostart = true, private readonly deadlineMs?: number) {
+  constructor(paths: AmuxPaths = amuxPaths(), private readonly autostart = true, readonly remote?: Remote, private readonly deadlineMs?: number) {
     this.paths = paths;
-    if (Buffer.byteLength(paths.socket) > MAX_SOCKET_PATH) {
+    if (!remote && Buffer.byteLength(paths.socket) > MAX_SOCKET_PATH) {
       throw new AmuxError('daemon_unreachable', `AMUX_HOME ${paths.home} is too long for a Unix socket path; use a shorter AMUX_HOME`);
     }
   }
@@ -41,6 +48,21 @@ export class Connection {
     const path = pathOf(route, call.params, call.query);
     const deadlineMs = call.long ? undefined : (this.deadlineMs ?? deadline());
     let res: Response;
+    if (this.remote) {
+      // The far side's dial-stdio starts its daemon when needed (ADR 0024).
+      res = await send(this.remote, route.method, path, call.body, deadlineMs, call.upload).catch((e) => {
+        if (e instanceof NoAnswerError) throw this.noAnswer(deadlineMs!);
+        throw isNotRunning(e) ? new AmuxError('daemon_unreachable', `${this.remote!.url}: the amux daemon there closed the connection without an answer; see its daemon.log`) : e;
+      });
+      const version = res.headers[API_VERSION_HEADER];
+      if (version !== API_VERSION) {
+        res.destroy();
+        const theirs = version ? `API version ${version}` : 'no API version';
+        throw new AmuxError('api_version_mismatch', `${this.remote.url}: the amux daemon there speaks ${theirs}, this client ${API_VERSION}; install the same amux release on both sides (then 'amux daemon stop' there)`);
+      }
+      if (res.status >= 400) throw await errorFrom(res);
+      return res;
+    }
     try {
       res = await send(this.paths.socket, route.method, path, call.body, deadlineMs, call.upload);
     } catch (err) {
@@ -61,6 +83,7 @@ export class Connection {
 
   /** The daemon took the request and does not answer: it is stopped, hung or swamped. */
   private noAnswer(ms: number): AmuxError {
+    if (this.remote) return new AmuxError('daemon_unreachable', `${this.remote.url}: no answer within ${ms / 1000}s (AMUX_CLIENT_TIMEOUT); the host or its amux daemon is hung or swamped`);
     let pid = '';
     try {
       pid = readFileSync(this.paths.pidFile, 'utf8').trim();

@@ -1,4 +1,5 @@
-import { connect, type Socket } from 'node:net';
+import { connect } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { AmuxError, isErrorCode } from '../errors.js';
 
 /**
@@ -18,13 +19,26 @@ export function isNotRunning(err: unknown): boolean {
 
 const CONNECT_ERRORS = new Set(['ENOENT', 'ECONNREFUSED', 'ECONNRESET', 'EPIPE']);
 
+/**
+ * Where a request goes: a byte stream to one daemon. The local daemon's Unix socket (a path), or
+ * anything else that carries the same HTTP, such as `ssh … amux daemon dial-stdio` (ADR 0024).
+ * `open` may be written to at once; an error it emits as an AmuxError is passed on as it is.
+ */
+export interface Dialer {
+  open(): Duplex;
+}
+
+function dial(target: string | Dialer): Duplex {
+  return typeof target === 'string' ? connect(target) : target.open();
+}
+
 /** A response whose body is read as an async iterable of chunks. */
 export class Response implements AsyncIterable<Buffer> {
   constructor(
     readonly status: number,
     /** Header names in lower case. */
     readonly headers: Record<string, string>,
-    private readonly socket: Socket,
+    private readonly socket: Duplex,
     private readonly first: Buffer,
   ) {}
 
@@ -111,10 +125,11 @@ export function parseHead(head: string): { status: number; headers: Record<strin
  * With `upload`, the request says its body is chunked and sends none yet: the caller writes it with
  * `Response.upload` once the head has come (an error answer comes before any byte is sent).
  */
-export function send(socketPath: string, method: string, path: string, body?: unknown, deadlineMs?: number, upload = false): Promise<Response> {
+export function send(target: string | Dialer, method: string, path: string, body?: unknown, deadlineMs?: number, upload = false): Promise<Response> {
   return new Promise((resolve, reject) => {
     const payload = body === undefined ? null : Buffer.from(JSON.stringify(body));
-    const socket = connect(socketPath);
+    const socket = dial(target);
+    const socketPath = typeof target === 'string' ? target : 'the daemon';
     let head: Buffer = Buffer.alloc(0);
     let settled = false;
     const timer = deadlineMs === undefined ? null : setTimeout(() => fail(new NoAnswerError(`no answer within ${deadlineMs} ms`)), deadlineMs);
@@ -126,17 +141,19 @@ export function send(socketPath: string, method: string, path: string, body?: un
       reject(err);
     };
     socket.on('error', (err: NodeJS.ErrnoException) => {
-      if (err.code && CONNECT_ERRORS.has(err.code)) fail(new DaemonDownError(err.message));
+      if (err instanceof AmuxError) fail(err);
+      else if (err.code && CONNECT_ERRORS.has(err.code)) fail(new DaemonDownError(err.message));
       else if (err.code === 'EACCES') fail(new AmuxError('daemon_unreachable', `permission denied on ${socketPath}; it belongs to another user`));
       else fail(new AmuxError('daemon_unreachable', `cannot reach the daemon at ${socketPath}: ${err.message}`, { cause: err }));
     });
-    socket.on('connect', () => {
+    {
+      // Written at once: a socket keeps it until it has connected.
       const lines = [`${method} ${path} HTTP/1.1`, 'Host: amux', 'Connection: close'];
       if (payload) lines.push('Content-Type: application/json', `Content-Length: ${payload.length}`);
       else if (upload) lines.push('Content-Type: application/octet-stream', 'Transfer-Encoding: chunked');
       const headText = Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1');
       socket.write(payload ? Buffer.concat([headText, payload]) : headText);
-    });
+    }
     const onData = (chunk: Buffer) => {
       head = head.length ? Buffer.concat([head, chunk]) : chunk;
       const end = head.indexOf('\r\n\r\n');

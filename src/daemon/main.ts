@@ -5,6 +5,7 @@ import { createServer, type Server } from 'node:http';
 import { resolveSettings } from '../core/settings.js';
 import { AmuxError, EXIT, toAmuxError } from '../errors.js';
 import { amuxPaths, ensureDir, MAX_SOCKET_PATH, type AmuxPaths } from '../paths.js';
+import { API_VERSION, API_VERSION_HEADER } from '../protocol/routes.js';
 import { checkTmuxVersion } from '../tmux/tmux.js';
 import { buildRouter, type Engine } from './api/index.js';
 import type { Router } from './api/router.js';
@@ -89,7 +90,10 @@ export async function runDaemon(): Promise<void> {
       process.exit(0);
     };
     const router = buildRouter(engine, () => void stop());
-    server.on('request', (req, res) => void router.handle(req, res));
+    server.on('request', (req, res) => {
+      res.setHeader(API_VERSION_HEADER, API_VERSION);
+      void router.handle(req, res);
+    });
     await listen(server, paths);
     process.on('SIGTERM', () => void stop());
     process.on('SIGINT', () => void stop());

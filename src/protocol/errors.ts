@@ -21,6 +21,11 @@ export const ERROR_CODES = {
   storage_error: { exit: EXIT.failed, http: 507 },
   not_a_tty: { exit: EXIT.failed, http: 400 },
   daemon_unreachable: { exit: EXIT.daemon, http: 503 },
+  // A remote host (README "Remote hosts", ADR 0024): the CLI's own codes, never answered by a daemon.
+  host_unreachable: { exit: EXIT.daemon, http: 503 },
+  host_auth_failed: { exit: EXIT.daemon, http: 503 },
+  remote_amux_missing: { exit: EXIT.daemon, http: 503 },
+  api_version_mismatch: { exit: EXIT.daemon, http: 503 },
   tmux_unavailable: { exit: EXIT.tmux, http: 503 },
   timeout: { exit: EXIT.failed, http: 504 },
   internal: { exit: EXIT.failed, http: 500 },

@@ -3,6 +3,14 @@
  * registers exactly these, and the client builds its request paths from them (`pathOf`), so a
  * URL is written down once.
  */
+export const API_VERSION = '1';
+
+/**
+ * Every answer of the daemon carries its API version in this header (ADR 0024): a client that
+ * reaches a daemon over SSH, possibly of another release, refuses one that speaks another version.
+ */
+export const API_VERSION_HEADER = 'amux-api';
+
 export const ROUTES = {
   health: { method: 'GET', path: '/v1/health' },
   stopDaemon: { method: 'POST', path: '/v1/daemon/stop' },

@@ -28,10 +28,12 @@ export interface CreateSessionRequest {
   /** An exact argv; each word is passed literally. */
   argv?: string[];
   name?: string;
-  /** Absolute working directory; must exist. */
-  cwd: string;
+  /** Absolute working directory; must exist. Default: the daemon's HOME (a client on another machine has no cwd there). */
+  cwd?: string;
   /** The complete environment of the session (usually the caller's), plus `-e` overrides. */
   env?: Record<string, string>;
+  /** `env` goes over the daemon's own environment (a remote client's: README "Remote hosts"), not instead of it. */
+  hostEnv?: boolean;
   /** Remove the session once it has finished. */
   autoRemove?: boolean;
   /** The caller's umask (default 0o022). */

@@ -42,7 +42,7 @@ describe('completion: commands and flags from commander', () => {
     assert.deepEqual(answer.candidates.map((c) => c.value).filter((v) => v !== 'help'), names);
     assert.ok(answer.candidates.find((c) => c.value === 'run')!.description!.startsWith('start a session'));
     assert.deepEqual(await values(['lo']), ['logs']);
-    assert.deepEqual(await values(['--']), ['--version', '--no-color', '--help']);
+    assert.deepEqual(await values(['--']), ['--version', '--no-color', '--host', '--context', '--help']);
   });
 
   test('flags of the command, long and short forms, from its definition', async () => {

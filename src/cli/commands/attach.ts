@@ -9,6 +9,14 @@ export async function attachCommand(client: Client, ref: string, opts: { readOnl
     throw new AmuxError('not_a_tty', `cannot attach to ${ref}: stdin and stdout must be a terminal; use 'amux logs -f' or 'amux send' from scripts`);
   }
   const { session } = await client.sessions.inspect(ref);
+  const remote = client.remote;
+  if (remote) {
+    // On a host, its own amux attaches there, on a terminal ssh gives it (README "Remote hosts").
+    const [cmd, ...args] = remote.attachArgv(session.id, opts.readOnly === true);
+    const res = spawnSync(cmd!, args, { stdio: 'inherit' });
+    if (res.error) throw new AmuxError('host_unreachable', `${remote.url}: cannot run ssh: ${res.error.message}`);
+    return res.status === 255 ? 3 : (res.status ?? 1);
+  }
   if (session.removed) throw new AmuxError('invalid_state', `session ${session.id} was removed`);
   if (session.status === 'pending') throw new AmuxError('invalid_state', `session ${session.id} is pending (waiting for a maxLive slot); attach once it runs (see 'amux ps')`);
   if (session.closedAt) throw new AmuxError('invalid_state', `session ${session.id} finished and its tmux session was closed after finishedTtl; see 'amux logs ${session.id}'`);

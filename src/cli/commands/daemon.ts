@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { AmuxError } from '../../errors.js';
 import { isAlive } from '../../process/process-table.js';
 import { formatDuration } from '../../core/duration.js';
-import { Client } from '../../client/client.js';
+import type { Client } from '../../client/client.js';
 import { launchDaemon, runDaemonHere } from '../../client/launcher.js';
 import type { Health } from '../../protocol/daemon.js';
 import { printJson, writeOut } from '../output.js';
@@ -18,10 +18,14 @@ async function health(client: Client): Promise<Health | null> {
 
 /** `amux daemon start|stop|status|run`. */
 export async function daemonCommand(action: string, opts: { json?: boolean }): Promise<number> {
-  const client = new Client(undefined, false);
+  if (action === 'dial-stdio') return (require('../dial-stdio.js') as typeof import('../dial-stdio.js')).dialStdio();
+  const client = (require('../target.js') as typeof import('../target.js')).newClient(false);
+  const remote = client.remote;
+  if (remote && action === 'run') throw new AmuxError('usage', `'amux daemon run' runs a daemon in this terminal; on ${remote.url}, run it there over ssh`);
   switch (action) {
     case 'start': {
-      let h = await health(client);
+      // On a host, the far side's dial-stdio starts its daemon with the first request.
+      let h = remote ? await client.health() : await health(client);
       if (!h) {
         await launchDaemon(client.paths);
         h = await health(client);
@@ -36,6 +40,10 @@ export async function daemonCommand(action: string, opts: { json?: boolean }): P
         return 0;
       }
       await client.stopDaemon();
+      if (remote) {
+        await writeOut(`amux daemon on ${remote.url} stopping (pid ${h.pid}); sessions keep running\n`);
+        return 0;
+      }
       // Done when the process is gone: until then it holds the lock, and a new daemon cannot start.
       for (let i = 0; i < 200; i++) {
         if (!isAlive(h.pid)) { // a zombie is gone: its lock is released, whoever reaps it

@@ -1,10 +1,11 @@
 import type { Client } from '../../client/client.js';
 import { printJson, writeOut } from '../output.js';
 import { forEach } from './kill-rm.js';
+import type { Router } from '../refs.js';
 
 /** `amux pause` / `amux resume`: SIGSTOP / SIGCONT every process of each session. */
-export function pauseCommand(client: Client, refs: string[], action: 'pause' | 'resume'): Promise<number> {
-  return forEach(refs, (ref) => client.sessions[action](ref));
+export function pauseCommand(router: Router, refs: string[], action: 'pause' | 'resume'): Promise<number> {
+  return forEach(router, refs, (client, ref) => client.sessions[action](ref));
 }
 
 /** `amux prune`: remove finished sessions that ended at least `--older-than` ago; prints their ids. */

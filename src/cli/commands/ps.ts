@@ -9,6 +9,9 @@ export interface PsOptions {
   json?: boolean;
   status?: string;
   trunc?: boolean;
+  /** Contexts, comma-separated: the fleet view (README "Remote hosts"). */
+  context?: string;
+  allContexts?: boolean;
 }
 
 const COMMAND_WIDTH = 40;
@@ -20,6 +23,7 @@ function oneLine(text: string, trunc: boolean): string {
 
 /** `amux ps`: sessions not removed, newest first. */
 export async function psCommand(client: Client, opts: PsOptions): Promise<number> {
+  if (opts.context !== undefined || opts.allContexts) return (require('./fleet.js') as typeof import('./fleet.js')).fleetPs(opts);
   const sessions = await client.sessions.list({ status: opts.status });
   if (opts.json) {
     printJson(sessions);
@@ -40,10 +44,13 @@ export interface ExtraColumns {
 }
 
 /** The table of `ps` (and of `history`, with `extra` columns): ID, NAME, STATUS, EXIT, AGE, …, COMMAND. */
-export async function printSessions(sessions: readonly SessionView[], trunc: boolean, extra: ExtraColumns = { head: [], cells: () => [] }): Promise<void> {
+export async function printSessions(
+  sessions: readonly SessionView[], trunc: boolean, extra: ExtraColumns = { head: [], cells: () => [] }, host?: (s: SessionView) => string,
+): Promise<void> {
   const paint = await statusPainter(useColor());
   const now = Date.now();
   const rows = sessions.map((s) => [
+    ...(host ? [host(s)] : []),
     s.id,
     s.name ?? '',
     paint(s.status),
@@ -54,5 +61,5 @@ export async function printSessions(sessions: readonly SessionView[], trunc: boo
     oneLine(s.command ?? (s.foreground ? `(shell) ${s.foreground}` : '(shell)'), trunc),
   ]);
   // Colour codes take no room on screen: cells are measured without them.
-  await writeOut(formatTable(['ID', 'NAME', 'STATUS', 'EXIT', 'AGE', ...extra.head, 'COMMAND'], rows, stripAnsi));
+  await writeOut(formatTable([...(host ? ['HOST'] : []), 'ID', 'NAME', 'STATUS', 'EXIT', 'AGE', ...extra.head, 'COMMAND'], rows, stripAnsi));
 }

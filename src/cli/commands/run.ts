@@ -27,13 +27,17 @@ export async function runCommand(client: Client, args: string[], opts: RunOption
   // With -w, Ctrl-C belongs to the command (as in a terminal), even before the session exists.
   const sigint = opts.wait ? new InterruptForwarder(client) : null;
   try {
+    const remote = client.remote;
+    if (remote && opts.cwd !== undefined && !opts.cwd.startsWith('/')) throw new AmuxError('usage', `-C on ${remote.url} needs an absolute path there, not '${opts.cwd}'`);
     const session = await client.sessions.create({
       ...cmd,
       name: opts.name,
-      cwd: resolve(opts.cwd ?? process.cwd()),
-      env: { ...(process.env as Record<string, string>), ...opts.env },
+      // On another machine, this one's directory and environment mean nothing: its HOME and its
+      // environment, plus -e (README "Remote hosts").
+      ...(remote
+        ? { cwd: opts.cwd, env: opts.env, hostEnv: true }
+        : { cwd: resolve(opts.cwd ?? process.cwd()), env: { ...(process.env as Record<string, string>), ...opts.env }, umask: process.umask() }),
       autoRemove: opts.rm === true && !opts.wait,
-      umask: process.umask(),
       timeoutMs: opts.timeout,
       idleTimeoutMs: opts.idleTimeout,
     });

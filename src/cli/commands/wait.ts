@@ -1,8 +1,10 @@
 import { waitExitCode } from '../../core/signals.js';
 import { parseUntil } from '../../core/until.js';
 import type { WaitResult } from '../../protocol/wait.js';
-import type { Client } from '../../client/client.js';
+import { AmuxError } from '../../errors.js';
+import type { WaitAnswer } from '../../protocol/wait.js';
 import { printJson } from '../output.js';
+import { Router } from '../refs.js';
 
 /**
  * README "Commands" (wait): 124 when the timeout ran out. Until `exited`: the exit code of the first
@@ -35,16 +37,36 @@ export interface WaitFlags {
 }
 
 /** `amux wait`: block until the targets ended, or got to the `--until` state. */
-export async function waitCommand(client: Client, refs: string[], opts: WaitFlags): Promise<number> {
+export async function waitCommand(router: Router, refs: string[], opts: WaitFlags): Promise<number> {
   const until = parseUntil(opts.until); // a bad one fails here, before a daemon is started
-  const answer = await client.wait({
-    ids: refs, timeoutMs: opts.timeout, until: opts.until, after: opts.after, any: opts.any === true, sinceOffset: opts.sinceOffset,
+  // Targets on several hosts (HOST:ID, README "Remote hosts"): one wait per host, at once, and
+  // the results put back in argument order.
+  const routed = refs.map((r) => router.route(r));
+  const hosts = [...new Set(routed.map((r) => r.host))];
+  if (hosts.length > 1 && (opts.any || opts.after !== undefined)) {
+    throw new AmuxError('usage', `--${opts.any ? 'any' : 'after'} waits on one daemon: give targets of one host (they are on ${hosts.map((h) => h ?? 'the default').join(', ')})`);
+  }
+  const answers = new Map<string | null, WaitAnswer>();
+  await Promise.all(hosts.map(async (host) => {
+    const mine = routed.filter((r) => r.host === host);
+    answers.set(host, await mine[0]!.client.wait({
+      ids: mine.map((r) => r.ref), timeoutMs: opts.timeout, until: opts.until, after: opts.after, any: opts.any === true, sinceOffset: opts.sinceOffset,
+    }));
+  }));
+  const taken = new Map<string | null, number>();
+  const one = hosts.length === 1 ? answers.get(hosts[0]!)! : null;
+  const results = one ? one.results.map((result) => ({ host: hosts[0]!, result, cursor: one.cursor })) : routed.map((r) => {
+    const i = taken.get(r.host) ?? 0;
+    taken.set(r.host, i + 1);
+    const answer = answers.get(r.host)!;
+    return { host: r.host, result: answer.results[i]!, cursor: answer.cursor };
   });
+  const timedOut = [...answers.values()].some((a) => a.timedOut);
   // The whole story of each end (README "Commands": wait), the same as the record's, and what decided it.
   if (opts.json) {
-    printJson(answer.results.map(({ id, status, exitCode, signal, reason, error, reached, event, match, logOffset }) => ({
-      id, status, exitCode, signal, reason, error, reached, event, match, logOffset, cursor: answer.cursor,
+    printJson(results.map(({ host, cursor, result: { id, status, exitCode, signal, reason, error, reached, event, match, logOffset } }) => ({
+      ...(host === null ? {} : { host }), id, status, exitCode, signal, reason, error, reached, event, match, logOffset, cursor,
     })));
   }
-  return waitCommandExit(answer.results, answer.timedOut, { exited: until.kind === 'exited', any: opts.any === true });
+  return waitCommandExit(results.map((r) => r.result), timedOut, { exited: until.kind === 'exited', any: opts.any === true });
 }

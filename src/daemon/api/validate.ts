@@ -39,23 +39,31 @@ function limit(v: unknown, what: string): number | null {
   return ms;
 }
 
+/** The daemon's own environment, less what is amux's own, for `hostEnv` (README "Remote hosts"). */
+function hostEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith('AMUX_TEST_')) env[k] = v;
+  return env;
+}
+
 /** `POST /v1/sessions`. */
 export function parseCreate(body: unknown): SessionSpec {
   const req = body as CreateSessionRequest;
   const command = resolveCommand(req);
   const name = req.name === undefined ? null : validateName(req.name);
-  if (!req.cwd.startsWith('/')) throw new AmuxError('invalid_argument', 'cwd must be an absolute path');
+  const cwd = req.cwd ?? (process.env.HOME?.startsWith('/') ? process.env.HOME : '/');
+  if (!cwd.startsWith('/')) throw new AmuxError('invalid_argument', 'cwd must be an absolute path');
   let isDir = false;
   try {
-    isDir = statSync(req.cwd).isDirectory();
+    isDir = statSync(cwd).isDirectory();
   } catch {
     /* reported below */
   }
-  if (!isDir) throw new AmuxError('invalid_argument', `working directory ${req.cwd} does not exist or is not a directory`);
-  const env = req.env ?? defaultEnv();
+  if (!isDir) throw new AmuxError('invalid_argument', `working directory ${cwd} does not exist or is not a directory`);
+  const env = req.hostEnv ? { ...hostEnv(), ...req.env } : (req.env ?? defaultEnv());
   if (Object.values(env).some((v) => v.includes('\0'))) throw new AmuxError('invalid_argument', 'env values must not contain NUL bytes');
   return {
-    command, name, cwd: req.cwd, env, umask: req.umask ?? 0o022, autoRemove: req.autoRemove === true,
+    command, name, cwd, env, umask: req.umask ?? 0o022, autoRemove: req.autoRemove === true,
     timeoutMs: limit(req.timeoutMs, 'timeout'), idleTimeoutMs: limit(req.idleTimeoutMs, 'idle timeout'),
   };
 }
