@@ -174,7 +174,7 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
     inputSchema: {
       command, argv,
       name: z.string().optional().describe('a unique name to refer to the session by'),
-      cwd: z.string().optional().describe("absolute working directory (default: this server's)"),
+      cwd: z.string().optional().describe("absolute working directory (default: this server's; on a remote host, its HOME)"),
       env: z.record(z.string(), z.string()).optional().describe("variables added to this server's environment"),
       wait: z.boolean().optional().describe('block until it exits (within budgetMs)'),
       timeoutMs: z.number().int().positive().optional().describe('expire the session after this long'),
@@ -184,7 +184,9 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
     annotations: { title: 'Start a session', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   }, tool(async (a, extra) => {
     const s = await client.sessions.create({
-      command: a.command, argv: a.argv, name: a.name, cwd: a.cwd ?? ctx.cwd, env: { ...ctx.env, ...a.env },
+      command: a.command, argv: a.argv, name: a.name,
+      // Served from another machine (amux --host … mcp): its directory and environment there (README "Remote hosts").
+      ...(client.remote ? { cwd: a.cwd, env: a.env, hostEnv: true } : { cwd: a.cwd ?? ctx.cwd, env: { ...ctx.env, ...a.env } }),
       timeoutMs: a.timeoutMs, idleTimeoutMs: a.idleTimeoutMs,
     });
     if (!a.wait) return { session: brief(s) };

@@ -244,6 +244,28 @@ describe('remote hosts over ssh', () => {
     assert.match(r.stderr, new RegExp(`^amux: ${url}: cannot connect \\(.*Connection refused.*\\); check`));
   });
 
+  test('a host that accepts but never answers: reported after its connect timeout, exit 3', async (t) => {
+    const me = local(t, { AMUX_CONNECT_TIMEOUT: '2s' });
+    if (!me) return;
+    const { createServer } = await import('node:net');
+    const held: import('node:net').Socket[] = [];
+    const silent = createServer((c) => held.push(c));
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    t.after(() => {
+      for (const c of held) c.destroy();
+      silent.close();
+    });
+    const url = `ssh://127.0.0.1:${(silent.address() as { port: number }).port}`;
+    await me.ok(['context', 'add', 'silent', url]);
+    await me.ok(['context', 'add', 'a', a.url]);
+    const r = await me.run(['ps', '--context', 'silent,a', '--json']);
+    assert.equal(r.code, 0, r.stderr);
+    const { errors } = JSON.parse(r.stdout);
+    assert.deepEqual(errors.map((e: any) => e.host), ['silent']);
+    assert.match(errors[0].message, /cannot connect \(.*timed out.*\)/);
+    assert.match(r.stderr, /^amux: silent: ssh:\/\/127\.0\.0\.1:\d+: cannot connect/);
+  });
+
   test('failed authentication: one line naming the host, exit 3, no prompt', async (t) => {
     const me = local(t, { AMUX_SSH_CONFIG: lab?.badConfig ?? '' });
     if (!me) return;
