@@ -44,6 +44,13 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .action(async (opts) => setExit(await (require('./commands/ps.js') as typeof import('./commands/ps.js')).psCommand(client(), opts)));
 
   program
+    .command('top')
+    .description('a full-screen live dashboard: sessions with status, CPU and memory, the selected one\'s screen; keys to attach, follow logs, send, pause, kill, remove, filter (? for help)')
+    .option('--no-color', 'never colour (also: NO_COLOR)')
+    .addHelpText('after', '\nKeys: ↑/↓ j/k select, Enter attach (C-b d comes back), l follow logs, s send a line, p pause/resume, K kill (y/n), d remove, / filter, ? help, q quit.\nNeeds a terminal (exit 2 without); exits 3 when the daemon stops.')
+    .action(async () => setExit(await (require('./commands/top.js') as typeof import('./commands/top.js')).topCommand()));
+
+  program
     .command('inspect')
     .description('the whole record as JSON: session, jobs, recent events')
     .argument('<id>', 'session id, name or unique prefix')
