@@ -1,4 +1,4 @@
-import { useRef, useSyncExternalStore, type ReactNode } from 'react';
+import { useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
 import type { Key } from 'ink';
 import { isTerminal, type SessionStatus } from '../../core/status.js';
 import type { SessionView } from '../../protocol/sessions.js';
@@ -69,10 +69,19 @@ export function TopApp({ ink, controller, color, onOutside }: AppProps) {
   const topRef = useRef(0);
   const { tableRows, previewRows } = layout(height, snap.rows.length);
 
+  const [failing, setFailing] = useState(false);
   useInput((input, key) => {
+    // For tests only (AMUX_TEST_TOP_FAIL, README "Configuration"): `!` fails inside a render or
+    // in a timer, so that the terminal's restoration after an error can be tested as a person sees it.
+    const fail = process.env.AMUX_TEST_TOP_FAIL;
+    if (input === '!' && fail === 'render') return setFailing(true);
+    if (input === '!' && fail === 'throw') return void setTimeout(() => {
+      throw new Error('a failure asked for by AMUX_TEST_TOP_FAIL');
+    });
     const effect = controller.key(input, toKeyInfo(key), tableRows);
     if (effect) onOutside(effect);
   });
+  if (failing) throw new Error('a render failure asked for by AMUX_TEST_TOP_FAIL');
 
   const { rows, ui } = snap;
   const mode = ui.mode;
