@@ -5,7 +5,7 @@ import { AmuxError, EXIT, toAmuxError } from '../../errors.js';
 import { TopApp } from '../top/app.js';
 import { TopController, type OutsideEffect } from '../top/controller.js';
 import { followLogs } from '../top/follow-logs.js';
-import { colorOff, loadInk } from '../top/ink.js';
+import { enableStyles, loadInk } from '../top/ink.js';
 import { useColor } from '../output.js';
 import { attachCommand } from './attach.js';
 
@@ -26,7 +26,7 @@ export async function topCommand(): Promise<number> {
   const first = await new Client().sessions.list({ usage: true });
   const color = useColor();
   const ink = await loadInk();
-  if (!color) await colorOff();
+  await enableStyles();
   // From here on the daemon is never started again: its going away ends `top` (exit 3).
   const client = new Client(undefined, false);
   const stdin = process.stdin;

@@ -22,8 +22,14 @@ export async function loadInk(): Promise<Ink> {
   }
 }
 
-/** With colour off (NO_COLOR, --no-color), chalk, which ink colours with, writes no colour codes at all. */
-export async function colorOff(): Promise<void> {
+/**
+ * ink styles text with chalk, whose own guess of the terminal's abilities says "none" when CI is
+ * set, whatever the terminal. `top` runs only on a terminal, so it asks chalk for at least the 16
+ * basic colours and the attributes (inverse, bold, dim). Whether colours are used is decided by
+ * amux (README "Commands": never with NO_COLOR or --no-color): the app then sets none, while the
+ * attributes, which are not colours, still show the selection.
+ */
+export async function enableStyles(): Promise<void> {
   const { default: chalk } = await import('chalk');
-  chalk.level = 0;
+  chalk.level = Math.max(chalk.level, 1) as typeof chalk.level;
 }
