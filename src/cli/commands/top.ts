@@ -1,8 +1,6 @@
 import { writeSync } from 'node:fs';
-import { createElement } from 'react';
 import { Client } from '../../client/client.js';
 import { AmuxError, EXIT, toAmuxError } from '../../errors.js';
-import { TopApp } from '../top/app.js';
 import { TopController, type OutsideEffect } from '../top/controller.js';
 import { followLogs } from '../top/follow-logs.js';
 import { enableStyles, loadInk } from '../top/ink.js';
@@ -27,6 +25,9 @@ export async function topCommand(): Promise<number> {
   const color = useColor();
   const ink = await loadInk();
   await enableStyles();
+  // React and the view are loaded here, by `top` alone (ADR 0008).
+  const { createElement } = require('react') as typeof import('react');
+  const { TopApp } = require('../top/app.js') as typeof import('../top/app.js');
   // From here on the daemon is never started again: its going away ends `top` (exit 3).
   const client = new Client(undefined, false);
   const stdin = process.stdin;

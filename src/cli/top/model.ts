@@ -445,5 +445,5 @@ export const HELP: readonly string[] = [
   '  ?             this help (any key closes it)',
   '  q, Ctrl-C     quit',
   '',
-  'CPU% is of one core, over the last half second; MEM the resident memory of the tree.',
+  'CPU% is of one core, over the last second; MEM the resident memory of the tree.',
 ];

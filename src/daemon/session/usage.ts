@@ -6,20 +6,25 @@ import type { SessionUsage } from '../../protocol/sessions.js';
 import { runtimeOf, type DaemonContext } from '../context.js';
 
 /**
- * The shortest window a CPU % is measured over. A look sooner than this after the previous one
- * (a second client, a refresh right after an event) gets the previous figure: a window of a few
- * milliseconds would be all noise, since the kernel counts in 10 ms ticks.
+ * How long one pass over /proc answers for: a look sooner than this after the previous pass (a
+ * second `top`, a refresh right after an event) gets that pass's figures. So CPU % is measured
+ * over at least a second, which the kernel's 10 ms ticks make precise to about 1 %, and the
+ * daemon reads every process's stat at most once a second however many clients ask.
  */
-export const MIN_WINDOW_MS = 400;
+export const USAGE_REUSE_MS = 1000;
+
+const lastPass = new WeakMap<DaemonContext, { at: number; usage: Map<string, SessionUsage> }>();
 
 /**
  * CPU % and resident memory of each live session's process tree (README "API": `usage=1`;
  * ADR 0020): one pass over /proc for all of them, never one per session. CPU % is over the time
- * since the previous look at that session (kept in its runtime), so the first look has none.
+ * since the previous pass that saw the session (kept in its runtime), so its first look has none.
  */
 export function sessionUsage(ctx: DaemonContext, sessions: readonly SessionRecord[], now = Date.now()): Map<string, SessionUsage> {
-  const out = new Map<string, SessionUsage>();
   const live = sessions.filter((s) => isLive(s.status) && s.pid);
+  const last = lastPass.get(ctx);
+  if (last && now - last.at < USAGE_REUSE_MS && live.every((s) => last.usage.has(s.id))) return last.usage;
+  const out = new Map<string, SessionUsage>();
   if (live.length === 0) return out;
   const procs = scanProcesses();
   const children = childrenIndex(procs.values());
@@ -32,14 +37,10 @@ export function sessionUsage(ctx: DaemonContext, sessions: readonly SessionRecor
     }
     const { ticks, rssBytes } = treeTotals(procs, tree, page);
     const rt = runtimeOf(ctx, s.id);
-    const prev = rt.usage;
-    if (prev && now - prev.at < MIN_WINDOW_MS && ticks >= prev.ticks) {
-      out.set(s.id, { cpuPercent: prev.cpuPercent, rssBytes });
-      continue;
-    }
-    const pct = cpuPercent(prev, ticks, now);
-    rt.usage = { ticks, at: now, cpuPercent: pct };
+    const pct = cpuPercent(rt.usage, ticks, now);
+    rt.usage = { ticks, at: now };
     out.set(s.id, { cpuPercent: pct, rssBytes });
   }
+  lastPass.set(ctx, { at: now, usage: out });
   return out;
 }
