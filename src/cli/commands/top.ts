@@ -23,11 +23,15 @@ export async function topCommand(): Promise<number> {
   // The first list comes before the screen is taken: a daemon that cannot start is one line, exit 3.
   const first = await new Client().sessions.list({ usage: true });
   const color = useColor();
-  const ink = await loadInk();
-  await enableStyles();
-  // React and the view are loaded here, by `top` alone (ADR 0008).
+  // React and the view are loaded here, by `top` alone (ADR 0008); React's production build (and
+  // ink's reconciler's) unless NODE_ENV asks otherwise: React picks its build when it is loaded.
+  const nodeEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV ??= 'production';
   const { createElement } = require('react') as typeof import('react');
   const { TopApp } = require('../top/app.js') as typeof import('../top/app.js');
+  const ink = await loadInk();
+  if (nodeEnv === undefined) delete process.env.NODE_ENV;
+  await enableStyles();
   // From here on the daemon is never started again: its going away ends `top` (exit 3).
   const client = new Client(undefined, false);
   const stdin = process.stdin;

@@ -204,8 +204,9 @@ export class TopController {
     try {
       const sessions = await this.client.sessions.list({ usage: true });
       if (this.stopped) return;
-      this.applyList(sessions, Date.now());
-      await this.refreshPreview();
+      // The list and the selected row's screen go to the view together: one frame per refresh.
+      this.applyList(sessions, Date.now(), false);
+      await this.refreshPreview(true);
     } catch (err) {
       const e = toAmuxError(err);
       if (e.code === 'daemon_unreachable') return this.gone();
@@ -218,11 +219,13 @@ export class TopController {
     this.schedule(again ? EVENT_DEBOUNCE_MS : REFRESH_MS);
   }
 
-  private applyList(sessions: SessionView[], at: number): void {
+  private applyList(sessions: SessionView[], at: number, notify = true): void {
     const rows = visibleSessions(sessions, this.snap.ui.filter);
     const oldIndex = this.snap.rows.findIndex((r) => r.id === this.snap.ui.selectedId);
     const selectedId = keepSelection(rows, this.snap.ui.selectedId, oldIndex);
-    this.set({ sessions, rows, listedAt: at, ui: { ...this.snap.ui, selectedId } });
+    const patch = { sessions, rows, listedAt: at, ui: { ...this.snap.ui, selectedId } };
+    if (notify) this.set(patch);
+    else this.snap = { ...this.snap, ...patch };
   }
 
   private schedulePreview(ms: number): void {
@@ -233,13 +236,18 @@ export class TopController {
     }, ms);
   }
 
-  /** The selected session's screen (live) or last lines (finished): one request, for that row only. */
-  private async refreshPreview(): Promise<void> {
-    if (this.suspended || this.stopped) return;
+  /**
+   * The selected session's screen (live) or last lines (finished): one request, for that row only.
+   * `always`: notify the view even when the preview is unchanged (the list changed before it).
+   */
+  private async refreshPreview(always = false): Promise<void> {
+    if (this.stopped) return;
+    if (this.suspended) return always ? this.set({}) : undefined;
     const seq = ++this.previewSeq;
     const s = this.snap.rows.find((r) => r.id === this.snap.ui.selectedId);
     const show = (p: Preview) => {
       if (seq === this.previewSeq && !this.stopped) this.set({ preview: p });
+      else if (always) this.set({});
     };
     if (!s) return show({ id: null, kind: 'note', text: this.snap.sessions.length ? 'no session matches the filter' : "no sessions yet: start one with 'amux run'" });
     if (s.status === 'pending') return show({ id: s.id, kind: 'note', text: 'pending: waiting for a maxLive slot' });
@@ -249,7 +257,7 @@ export class TopController {
         const { screen } = await this.client.sessions.screen(s.id);
         return show({ id: s.id, kind: 'screen', text: screen });
       }
-      if (this.tailOf?.id === s.id && this.tailOf.logBytes === s.logBytes && this.snap.preview.id === s.id) return;
+      if (this.tailOf?.id === s.id && this.tailOf.logBytes === s.logBytes && this.snap.preview.id === s.id) return always ? this.set({}) : undefined;
       const res = await this.client.sessions.logs(s.id, { sinceOffset: Math.max(0, s.logBytes - TAIL_BYTES) });
       const text = renderPlain((await readBody(res)).toString('utf8'));
       this.tailOf = { id: s.id, logBytes: s.logBytes };
