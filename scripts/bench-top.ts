@@ -67,12 +67,29 @@ async function main(): Promise<void> {
   const usage: number[] = [];
   for (let i = 0; i < 20; i++) {
     plain.push(await get('/v1/sessions'));
+    // More than a second apart, so that every one reads /proc (a pass answers for a second).
+    await sleep(1100);
     usage.push(await get('/v1/sessions?usage=1'));
-    await sleep(450);
   }
   report[`GET /v1/sessions, ${N} live`] = `${median(plain).toFixed(1)} ms; with usage=1 ${median(usage).toFixed(1)} ms`;
 
   tmux('-f', '/dev/null', 'new-session', '-d', '-x', '80', '-y', '24', '--', 'bash', '--norc', '--noprofile');
+  const firstFrame = async (command: string, seen: RegExp): Promise<number> => {
+    tmux('send-keys', '-l', `clear; ${command}`);
+    const t0 = performance.now();
+    tmux('send-keys', 'Enter');
+    for (;;) {
+      const s = tmux('capture-pane', '-p').stdout ?? '';
+      if (seen.test(s)) return performance.now() - t0;
+      if (performance.now() - t0 > 30_000) throw new Error(`never seen:\n${s}`);
+    }
+  };
+  const psShown: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    psShown.push(await firstFrame(`${process.execPath} ${BIN} ps`, /^ID +NAME[\s\S]*^bench\$ *$/m));
+    await sleep(300);
+  }
+  report[`typing 'amux ps' → its table and the prompt, ${N} sessions`] = `median ${median(psShown).toFixed(0)} ms`;
   const first: number[] = [];
   for (let i = 0; i < RUNS; i++) {
     tmux('send-keys', '-l', `clear; ${process.execPath} ${BIN} top`);

@@ -9,7 +9,8 @@ import { attachCommand } from './attach.js';
 
 /** The alternate screen (the shell's screen comes back on exit), the cursor hidden while `top` draws. */
 const ENTER = '\x1b[?1049h\x1b[2J\x1b[H\x1b[?25l';
-const LEAVE = '\x1b[?25h\x1b[?1049l';
+const SHOW_CURSOR = '\x1b[?25h';
+const LEAVE = `${SHOW_CURSOR}\x1b[?1049l`;
 
 /**
  * `amux top`: a full-screen live dashboard of the sessions (README "amux top"; ADR 0020). It
@@ -45,14 +46,15 @@ export async function topCommand(): Promise<number> {
     resolveDone = r;
   });
 
-  const restoreSync = () => {
+  /** Cooked mode and the cursor back; the shell's screen back when ours is up (a log follow is on the shell's). */
+  const restoreSync = (leaveScreen: boolean) => {
     try {
       if (stdin.isTTY) stdin.setRawMode(false);
     } catch {
       /* stdin closed */
     }
     try {
-      writeSync(1, LEAVE);
+      writeSync(1, leaveScreen ? LEAVE : SHOW_CURSOR);
     } catch {
       /* stdout closed */
     }
@@ -71,7 +73,7 @@ export async function topCommand(): Promise<number> {
     ended = true;
     controller.stop();
     unmount();
-    if (inside) restoreSync();
+    restoreSync(inside);
     inside = false;
     if (message) process.stderr.write(`amux: ${message}\n`);
     detach();
@@ -140,9 +142,7 @@ export async function topCommand(): Promise<number> {
     ['SIGINT', onSignal('SIGINT', 2)],
   ];
   const onCrash = (err: unknown) => finish(EXIT.failed, `top failed: ${toAmuxError(err).message}`);
-  const onExit = () => {
-    if (inside) restoreSync();
-  };
+  const onExit = () => restoreSync(inside);
   const detach = () => {
     stdout.off('resize', onResize);
     if (resizeTimer) clearTimeout(resizeTimer);
