@@ -86,6 +86,16 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .action(async (opts) => setExit(await (require('./commands/ps.js') as typeof import('./commands/ps.js')).psCommand(client(), opts)));
 
   program
+    .command('top')
+    .description('a full-screen live dashboard: sessions with status, CPU and memory, the selected one\'s screen; keys to attach, follow logs, send, pause, kill, remove, filter (? for help)')
+    .option('--no-color', 'never colour (also: NO_COLOR)')
+    .addHelpText('after', `\nKeys: ↑/↓ j/k select, Enter attach (C-b d comes back), l follow logs, s send a line, p pause/resume, K kill (y/n), d remove, / filter, ? help, q quit.\nNeeds a terminal (exit 2 without); exits 3 when the daemon stops.\n${examples(
+      ['amux top', 'watch every session; ? lists the keys'],
+      ['amux top --no-color', 'the same without colour (as NO_COLOR=1)'],
+    )}`)
+    .action(async () => setExit(await (require('./commands/top.js') as typeof import('./commands/top.js')).topCommand()));
+
+  program
     .command('inspect')
     .description('the whole record: session, jobs, recent events; JSON, or tables on a terminal')
     .addArgument(sessionArg('<id>', 'session id, name or unique prefix'))

@@ -32,6 +32,8 @@ export interface Runtime {
   fgAt?: number;
   /** When a refresh first saw its pane dead with no exit status yet (tmux had not reaped the shell). */
   deadSeenAt?: number;
+  /** The process tree's CPU ticks at the last `usage=1` pass over /proc, and when (ADR 0020). */
+  usage?: { ticks: number; at: number };
 }
 
 /** Everything the daemon's parts share. */

@@ -103,7 +103,7 @@ export interface RouteSchema {
 export const ROUTE_SCHEMAS: Record<RouteName, RouteSchema> = {
   health: {},
   stopDaemon: {},
-  listSessions: { query: query<SessionListQuery>({ status: sessionStatuses, all: flag }) },
+  listSessions: { query: query<SessionListQuery>({ status: sessionStatuses, all: flag, usage: flag }) },
   createSession: { body: createSession },
   inspect: {},
   removeSession: { query: query<RemoveQuery>({ force: flag, graceMs: text }) },

@@ -19,6 +19,19 @@ export interface SessionView extends SessionFacts {
   closedAt: string | null;
   /** The command name of the terminal's foreground process while it runs; null at the prompt or once ended. */
   foreground: string | null;
+  /** Only in `GET /v1/sessions?usage=1`, for live sessions (ADR 0020). */
+  cpuPercent?: number | null;
+  rssBytes?: number | null;
+}
+
+/**
+ * What `usage=1` adds to a live session: its process tree's CPU use since the daemon's previous
+ * look at it, in % of one core (null on the first look), and its resident memory in bytes (the
+ * sum over the processes, shared pages counted in each; null when its shell is gone).
+ */
+export interface SessionUsage {
+  cpuPercent: number | null;
+  rssBytes: number | null;
 }
 
 /** The body of `POST /v1/sessions`. */
@@ -50,6 +63,8 @@ export interface SessionListQuery {
   status?: readonly SessionStatus[] | string;
   /** Removed sessions too. */
   all?: boolean;
+  /** Add `cpuPercent` and `rssBytes` to each live session (one pass over /proc for all of them). */
+  usage?: boolean;
 }
 
 /** The answer of `GET /v1/sessions/{ref}`: the whole record. */

@@ -11,6 +11,7 @@ import { createSession } from '../session/create.js';
 import { killSession } from '../session/kill.js';
 import { pruneSessions, removeSession } from '../session/remove.js';
 import { resolveSession, resolveTarget, type Target } from '../session/refs.js';
+import { sessionUsage } from '../session/usage.js';
 import { untilStarted } from '../session/waiters.js';
 import { captureScreen } from '../session/screen.js';
 import type { Engine } from './index.js';
@@ -32,7 +33,10 @@ export function registerSessionRoutes(r: Router, engine: Engine): void {
   r.on(ROUTES.listSessions, async (q): Promise<SessionView[]> => {
     await monitor.ensureFresh();
     const now = Date.now();
-    return ctx.store.listSessions({ statuses: q.query.status, includeRemoved: q.query.all === true }).map((s) => sessionView(s, now, ctx.runtime.get(s.id)));
+    const sessions = ctx.store.listSessions({ statuses: q.query.status, includeRemoved: q.query.all === true });
+    if (q.query.usage !== true) return sessions.map((s) => sessionView(s, now, ctx.runtime.get(s.id)));
+    const usage = sessionUsage(ctx, sessions, now);
+    return sessions.map((s) => ({ ...sessionView(s, now, ctx.runtime.get(s.id)), ...(usage.get(s.id) ?? { cpuPercent: null, rssBytes: null }) }));
   });
 
   r.on(ROUTES.createSession, async (q): Promise<SessionView> => {

@@ -1,0 +1,449 @@
+/**
+ * The pure part of `amux top` (README "amux top"; ADR 0020): ordering, the filter, the layout of
+ * the screen, the columns of a row and the keys. No terminal, no daemon and no React here, so it
+ * is unit-tested as it is (test/unit/top-model.test.ts).
+ */
+import { isTerminal, SESSION_STATUSES, TERMINAL_STATUSES, type SessionStatus } from '../../core/status.js';
+import type { SessionView } from '../../protocol/sessions.js';
+
+// ---------------------------------------------------------------------------------------------
+// Text that fits a width
+
+/** Columns a code point takes in a terminal: 0 for combining marks, 2 for wide (CJK, emoji), else 1. */
+export function charWidth(cp: number): number {
+  if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0)) return 0;
+  if ((cp >= 0x300 && cp <= 0x36f) || (cp >= 0x200b && cp <= 0x200f) || (cp >= 0xfe00 && cp <= 0xfe0f)) return 0;
+  if (
+    (cp >= 0x1100 && cp <= 0x115f) || (cp >= 0x2e80 && cp <= 0xa4cf) || (cp >= 0xac00 && cp <= 0xd7a3) ||
+    (cp >= 0xf900 && cp <= 0xfaff) || (cp >= 0xfe30 && cp <= 0xfe4f) || (cp >= 0xff00 && cp <= 0xff60) ||
+    (cp >= 0xffe0 && cp <= 0xffe6) || (cp >= 0x1f300 && cp <= 0x1f64f) || (cp >= 0x1f900 && cp <= 0x1f9ff) ||
+    (cp >= 0x20000 && cp <= 0x3fffd)
+  ) return 2;
+  return 1;
+}
+
+export function textWidth(text: string): number {
+  let w = 0;
+  for (const ch of text) w += charWidth(ch.codePointAt(0)!);
+  return w;
+}
+
+/** Control characters (a tab, an escape left in a name) as one space each, so that widths hold. */
+export function clean(text: string): string {
+  return text.replace(/[\x00-\x1f\x7f-\x9f]/g, ' ');
+}
+
+/** `text` cut to at most `width` columns, with `…` where it was cut. */
+export function truncate(text: string, width: number): string {
+  if (width <= 0) return '';
+  if (textWidth(text) <= width) return text;
+  let out = '';
+  let w = 0;
+  for (const ch of text) {
+    const cw = charWidth(ch.codePointAt(0)!);
+    if (w + cw > width - 1) break;
+    out += ch;
+    w += cw;
+  }
+  return `${out}…`;
+}
+
+/** `text` cut or padded to exactly `width` columns; `right` aligns it to the right. */
+export function fit(text: string, width: number, right = false): string {
+  const t = truncate(text, width);
+  const pad = ' '.repeat(Math.max(0, width - textWidth(t)));
+  return right ? pad + t : t + pad;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Figures
+
+/** Runtime: `12s`, `3m04s`, `2h03m`, `3d04h` (at most 6 columns up to 99 days). */
+export function formatRuntime(ms: number | null): string {
+  if (ms === null) return '-';
+  const s = Math.max(0, Math.floor(ms / 1000));
+  const two = (n: number) => String(n).padStart(2, '0');
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m${two(s % 60)}s`;
+  if (s < 86_400) return `${Math.floor(s / 3600)}h${two(Math.floor((s % 3600) / 60))}m`;
+  return `${Math.floor(s / 86_400)}d${two(Math.floor((s % 86_400) / 3600))}h`;
+}
+
+/** CPU % of one core: `0.4`, `12`, `230`; `-` while unknown (the first look). */
+export function formatCpu(pct: number | null | undefined): string {
+  if (pct === null || pct === undefined) return '-';
+  return pct < 10 ? pct.toFixed(1) : String(Math.round(pct));
+}
+
+/** Resident memory: `640K`, `9.5M`, `120M`, `1.2G`; `-` while unknown. */
+export function formatBytes(bytes: number | null | undefined): string {
+  if (bytes === null || bytes === undefined) return '-';
+  const units = ['K', 'M', 'G', 'T'];
+  let v = bytes / 1024;
+  let i = 0;
+  while (v >= 1000 && i < units.length - 1) {
+    v /= 1024;
+    i++;
+  }
+  return `${v < 10 && i > 0 ? v.toFixed(1) : Math.round(v)}${units[i]}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Order and filter
+
+/** Live (and pending) sessions first, then finished ones; newest first within each (README "amux top"). */
+export function sortSessions(sessions: readonly SessionView[]): SessionView[] {
+  return [...sessions].sort((a, b) => {
+    const fa = isTerminal(a.status) ? 1 : 0;
+    const fb = isTerminal(b.status) ? 1 : 0;
+    if (fa !== fb) return fa - fb;
+    if (a.createdAt !== b.createdAt) return a.createdAt < b.createdAt ? 1 : -1;
+    return a.id < b.id ? 1 : -1;
+  });
+}
+
+export interface Filter {
+  /** Any of these statuses (none: every status). */
+  statuses: ReadonlySet<SessionStatus>;
+  /** Each word is in the session's name, id or command (case-insensitive). */
+  words: readonly string[];
+}
+
+const LIVE_WORDS: readonly SessionStatus[] = ['pending', 'working', 'idle', 'paused'];
+const STATUS_ALIASES: Record<string, readonly SessionStatus[]> = {
+  live: LIVE_WORDS,
+  running: LIVE_WORDS,
+  finished: [...TERMINAL_STATUSES],
+  done: [...TERMINAL_STATUSES],
+  ended: [...TERMINAL_STATUSES],
+};
+
+/**
+ * The `/` filter: words separated by spaces. A status name (`idle`, `failed`), `live` or
+ * `finished` (also `done`, `ended`) selects statuses (any of them); `status:` forces that reading
+ * and `name:` the other. Every other word must appear in the name, the id or the command.
+ */
+export function parseFilter(text: string): Filter {
+  const statuses = new Set<SessionStatus>();
+  const words: string[] = [];
+  for (const raw of text.toLowerCase().split(/\s+/)) {
+    if (!raw) continue;
+    const forced = /^(status|name):(.*)$/.exec(raw);
+    const word = forced ? forced[2]! : raw;
+    if (!word) continue;
+    const asStatus = (SESSION_STATUSES as readonly string[]).includes(word) ? [word as SessionStatus] : STATUS_ALIASES[word];
+    if (forced?.[1] !== 'name' && asStatus) for (const s of asStatus) statuses.add(s);
+    else words.push(word);
+  }
+  return { statuses, words };
+}
+
+export function matchFilter(f: Filter, s: SessionView): boolean {
+  if (f.statuses.size > 0 && !f.statuses.has(s.status)) return false;
+  if (f.words.length === 0) return true;
+  const hay = `${s.name ?? ''}\n${s.id}\n${s.command ?? '(shell)'}`.toLowerCase();
+  return f.words.every((w) => hay.includes(w));
+}
+
+/** The rows shown: filtered, live first, newest first. */
+export function visibleSessions(sessions: readonly SessionView[], filter: string): SessionView[] {
+  const f = parseFilter(filter);
+  return sortSessions(sessions.filter((s) => matchFilter(f, s)));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Layout
+
+/** Lines above the table (header, column heads) and below the preview (footer). */
+export const CHROME_LINES = 4;
+
+/**
+ * How many lines the table rows and the preview get on a terminal `height` lines high. Ink keeps
+ * the cursor on the line below its output, so the frame is `height - 1` lines: header, column
+ * heads, rows, the preview's title, the preview, footer. The table takes what its rows need, at
+ * most about half (and at least 3 rows); the preview takes the rest.
+ */
+export function layout(height: number, rowCount: number): { tableRows: number; previewRows: number } {
+  const body = Math.max(2, height - 1 - CHROME_LINES);
+  const maxTable = Math.max(Math.min(3, body - 1), Math.floor(body / 2));
+  const tableRows = Math.max(1, Math.min(maxTable, Math.max(rowCount, 1)));
+  return { tableRows, previewRows: Math.max(0, body - tableRows) };
+}
+
+/** The first row to show so that `selected` is visible in a window of `size` rows. */
+export function scrollTop(selected: number, count: number, size: number, previousTop = 0): number {
+  if (count <= size || selected < 0) return 0;
+  let top = Math.min(previousTop, count - size);
+  if (selected < top) top = selected;
+  if (selected >= top + size) top = selected - size + 1;
+  return Math.max(0, top);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Columns
+
+export interface Columns {
+  name: number;
+  reason: number;
+  command: number;
+  /** Narrow terminals drop these. */
+  showReason: boolean;
+  showUsage: boolean;
+}
+
+/** Fixed columns: marker 2, ID 8, STATUS 9, EXIT 4, TIME 6, CPU% 5, MEM 5. */
+const W = { marker: 2, id: 8, status: 9, exit: 4, time: 6, cpu: 5, mem: 5 } as const;
+
+/**
+ * Column widths for a terminal `width` columns wide: the fixed ones, then NAME (its longest
+ * value, 4–16), REASON (its longest, at most 22) and COMMAND share the rest, COMMAND keeping at
+ * least 12. Below 64 columns CPU% and MEM go, below 50 REASON too.
+ */
+export function columns(width: number, rows: readonly SessionView[]): Columns {
+  const showUsage = width >= 64;
+  const showReason = width >= 50;
+  // One space between columns: after ID, NAME, STATUS, EXIT and TIME (then COMMAND).
+  let fixed = W.marker + W.id + 1 + 1 + W.status + 1 + W.exit + 1 + W.time + 1;
+  if (showUsage) fixed += W.cpu + 1 + W.mem + 1;
+  if (showReason) fixed += 1;
+  const avail = Math.max(8, width - fixed);
+  const longest = (f: (s: SessionView) => string) => rows.reduce((m, s) => Math.max(m, textWidth(f(s))), 0);
+  const name = Math.min(Math.max(4, longest((s) => s.name ?? '')), 16, Math.max(4, Math.floor(avail * 0.3)));
+  let reason = 0;
+  if (showReason) reason = Math.max(6, Math.min(22, longest((s) => s.reason ?? ''), avail - name - 12));
+  const command = Math.max(1, avail - name - reason);
+  return { name, reason, command, showReason, showUsage };
+}
+
+/** What COMMAND shows: the command, or `(shell)`; with the foreground program when it is another one. */
+export function commandText(s: SessionView): string {
+  const fg = s.foreground;
+  if (s.command === null) return fg ? `(shell) ${fg}` : '(shell)';
+  const first = /^\s*(?:\S+=\S*\s+)*(\S+)/.exec(s.command)?.[1] ?? '';
+  const program = first.replace(/^['"]|['"]$/g, '').split('/').pop();
+  return fg && fg !== program ? `[${fg}] ${s.command}` : s.command;
+}
+
+/** One row's cells, each already fitted to its column: before the status, the status, after it. */
+export interface RowText {
+  before: string;
+  status: string;
+  after: string;
+}
+
+export function headerText(c: Columns): string {
+  const parts = [fit('', W.marker) + fit('ID', W.id), fit('NAME', c.name), fit('STATUS', W.status)];
+  if (c.showReason) parts.push(fit('REASON', c.reason));
+  parts.push(fit('EXIT', W.exit), fit('TIME', W.time, true));
+  if (c.showUsage) parts.push(fit('CPU%', W.cpu, true), fit('MEM', W.mem, true));
+  parts.push('COMMAND');
+  return parts.join(' ');
+}
+
+export function rowText(s: SessionView, c: Columns, selected: boolean): RowText {
+  const finished = isTerminal(s.status);
+  const before = `${selected ? '▶ ' : '  '}${fit(s.id, W.id)} ${fit(clean(s.name ?? ''), c.name)} `;
+  const after: string[] = [];
+  if (c.showReason) after.push(fit(clean(s.reason ?? ''), c.reason));
+  after.push(fit(s.exitCode === null ? '' : String(s.exitCode), W.exit), fit(formatRuntime(s.durationMs), W.time, true));
+  if (c.showUsage) {
+    after.push(fit(finished ? '' : formatCpu(s.cpuPercent), W.cpu, true), fit(finished ? '' : formatBytes(s.rssBytes), W.mem, true));
+  }
+  after.push(truncate(clean(commandText(s)).replace(/\s+/g, ' '), c.command));
+  return { before, status: fit(s.status, W.status), after: ` ${after.join(' ')}` };
+}
+
+/** The preview's lines: trailing blank lines dropped, the last `rows` kept, each cut to `width`. */
+export function previewLines(text: string, rows: number, width: number): string[] {
+  const lines = text.split('\n').map((l) => clean(l.replace(/\r$/, '')).trimEnd());
+  while (lines.length && lines[lines.length - 1] === '') lines.pop();
+  return lines.slice(Math.max(0, lines.length - rows)).map((l) => truncate(l, width));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Keys
+
+/** The keys `top` tells apart (mapped from ink's Key by the app). */
+export interface KeyInfo {
+  up?: boolean;
+  down?: boolean;
+  pageUp?: boolean;
+  pageDown?: boolean;
+  home?: boolean;
+  end?: boolean;
+  enter?: boolean;
+  escape?: boolean;
+  backspace?: boolean;
+  ctrl?: boolean;
+}
+
+export type Mode =
+  | { kind: 'list' }
+  | { kind: 'help' }
+  /** Typing the filter; `before` is what Esc goes back to. */
+  | { kind: 'filter'; before: string }
+  | { kind: 'send'; id: string; label: string; text: string }
+  | { kind: 'confirm'; action: 'kill' | 'remove'; id: string; question: string };
+
+export interface UiState {
+  filter: string;
+  selectedId: string | null;
+  mode: Mode;
+  /** A one-line note for the footer (an action's outcome or why it was not done). */
+  note: { text: string; error: boolean } | null;
+}
+
+/** What a key asks the controller to do. */
+export type Effect =
+  | { type: 'quit' }
+  | { type: 'attach'; session: SessionView }
+  | { type: 'logs'; session: SessionView }
+  | { type: 'send'; session: SessionView; text: string }
+  | { type: 'kill'; session: SessionView }
+  | { type: 'remove'; session: SessionView; force: boolean }
+  | { type: 'pause'; session: SessionView }
+  | { type: 'resume'; session: SessionView };
+
+export const label = (s: SessionView): string => (s.name ? `${s.name} (${s.id})` : s.id);
+
+/** Keeps the selection on the same session when it is still shown, else on the row at the same place. */
+export function keepSelection(rows: readonly SessionView[], selectedId: string | null, previousIndex = 0): string | null {
+  if (rows.length === 0) return null;
+  if (selectedId && rows.some((r) => r.id === selectedId)) return selectedId;
+  return rows[Math.min(Math.max(0, previousIndex), rows.length - 1)]!.id;
+}
+
+/**
+ * What a key does (README "amux top": keys). `rows` are the rows shown, `page` how many fit.
+ * Returns the next state and, for keys that act on a session or quit, the effect to carry out.
+ */
+export function reduceKey(state: UiState, input: string, key: KeyInfo, rows: readonly SessionView[], page: number): { state: UiState; effect?: Effect } {
+  if (key.ctrl && input === 'c') return { state, effect: { type: 'quit' } };
+  const mode = state.mode;
+  const next = (patch: Partial<UiState>): { state: UiState } => ({ state: { ...state, ...patch } });
+
+  if (mode.kind === 'help') return next({ mode: { kind: 'list' } });
+
+  if (mode.kind === 'filter') {
+    if (key.escape) return next({ filter: mode.before, mode: { kind: 'list' } });
+    if (key.enter) return next({ mode: { kind: 'list' } });
+    if (key.backspace) return next({ filter: [...state.filter].slice(0, -1).join('') });
+    if (key.ctrl && input === 'u') return next({ filter: '' });
+    if (key.up || key.down || key.ctrl || !input) return { state };
+    return next({ filter: state.filter + input.replace(/[\r\n\t]/g, ' ') });
+  }
+
+  if (mode.kind === 'send') {
+    if (key.escape) return next({ mode: { kind: 'list' }, note: null });
+    if (key.enter) {
+      const s = rows.find((r) => r.id === mode.id);
+      if (!s) return next({ mode: { kind: 'list' }, note: { text: 'that session is no longer shown; nothing sent', error: true } });
+      return { state: { ...state, mode: { kind: 'list' } }, effect: { type: 'send', session: s, text: mode.text } };
+    }
+    if (key.backspace) return next({ mode: { ...mode, text: [...mode.text].slice(0, -1).join('') } });
+    if (key.ctrl && input === 'u') return next({ mode: { ...mode, text: '' } });
+    if (key.up || key.down || key.ctrl || !input) return { state };
+    return next({ mode: { ...mode, text: mode.text + input } });
+  }
+
+  if (mode.kind === 'confirm') {
+    const s = rows.find((r) => r.id === mode.id);
+    if (input === 'y' || input === 'Y') {
+      if (!s) return next({ mode: { kind: 'list' }, note: { text: 'that session is no longer shown; nothing done', error: true } });
+      const effect: Effect = mode.action === 'kill' ? { type: 'kill', session: s } : { type: 'remove', session: s, force: !isTerminal(s.status) };
+      return { state: { ...state, mode: { kind: 'list' } }, effect };
+    }
+    return next({ mode: { kind: 'list' }, note: { text: 'cancelled', error: false } });
+  }
+
+  // The list.
+  const index = Math.max(0, rows.findIndex((r) => r.id === state.selectedId));
+  const select = (i: number) => next({ selectedId: rows.length ? rows[Math.min(Math.max(0, i), rows.length - 1)]!.id : null });
+  if (key.up || input === 'k') return select(index - 1);
+  if (key.down || input === 'j') return select(index + 1);
+  if (key.pageUp) return select(index - Math.max(1, page));
+  if (key.pageDown) return select(index + Math.max(1, page));
+  if (key.home || input === 'g') return select(0);
+  if (key.end || input === 'G') return select(rows.length - 1);
+  if (input === 'q') return { state, effect: { type: 'quit' } };
+  if (input === '?') return next({ mode: { kind: 'help' } });
+  if (input === '/') return next({ mode: { kind: 'filter', before: state.filter }, note: null });
+  if (key.escape) return next({ filter: '', note: null });
+
+  const s = rows.find((r) => r.id === state.selectedId);
+  const needs = (what: string) => next({ note: { text: `no session selected to ${what}`, error: true } });
+  if (key.enter) return s ? { state, effect: { type: 'attach', session: s } } : needs('attach to');
+  if (input === 'l') return s ? { state, effect: { type: 'logs', session: s } } : needs('follow');
+  if (input === 's') {
+    if (!s) return needs('send to');
+    if (isTerminal(s.status) || s.status === 'pending') return next({ note: { text: `${label(s)} is ${s.status}: only a live session takes input`, error: true } });
+    return next({ mode: { kind: 'send', id: s.id, label: label(s), text: '' }, note: null });
+  }
+  if (input === 'p') {
+    if (!s) return needs('pause');
+    if (s.status === 'paused') return { state, effect: { type: 'resume', session: s } };
+    if (s.status === 'working' || s.status === 'idle') return { state, effect: { type: 'pause', session: s } };
+    return next({ note: { text: `${label(s)} is ${s.status}: only a working or idle session can be paused`, error: true } });
+  }
+  if (input === 'K') {
+    if (!s) return needs('kill');
+    if (isTerminal(s.status)) return next({ note: { text: `${label(s)} has already finished (${s.status})`, error: true } });
+    return next({ mode: { kind: 'confirm', action: 'kill', id: s.id, question: `kill ${label(s)} (${s.status})? TERM, 5 s, then KILL  [y/n]` }, note: null });
+  }
+  if (input === 'd') {
+    if (!s) return needs('remove');
+    // A finished session goes at once (its history row stays); a live one is killed first, after a y.
+    if (isTerminal(s.status) || s.status === 'pending') return { state, effect: { type: 'remove', session: s, force: false } };
+    return next({ mode: { kind: 'confirm', action: 'remove', id: s.id, question: `${label(s)} is ${s.status}: kill it and remove it? [y/n]` }, note: null });
+  }
+  return { state };
+}
+
+/**
+ * Several characters in one read (typed fast, or pasted) are keys one after another in the list
+ * (`/web` opens the filter and types `web`); in a text field they are text, as one paste. Stops
+ * at the first effect: the keys after a quit or an attach are not for the dashboard.
+ */
+export function reduceInput(state: UiState, input: string, key: KeyInfo, rows: readonly SessionView[], page: number): { state: UiState; effect?: Effect } {
+  const chars = [...input];
+  const plain = chars.length > 1 && !key.ctrl && !key.escape && !input.includes('\x1b');
+  if (!plain) return reduceKey(state, input, key, rows, page);
+  let current = state;
+  for (let i = 0; i < chars.length; i++) {
+    const m = current.mode.kind;
+    if (m === 'filter' || m === 'send') {
+      // The rest is text, up to a line end, which is Enter; what follows a pasted line end is
+      // dropped rather than read as keys of the list (a paste must not kill a session).
+      const rest = chars.slice(i).join('');
+      const nl = rest.search(/[\r\n]/);
+      const text = nl < 0 ? rest : rest.slice(0, nl);
+      if (text) current = reduceKey(current, text, {}, rows, page).state;
+      if (nl < 0) return { state: current };
+      return reduceKey(current, '', { enter: true }, rows, page);
+    }
+    const ch = chars[i]!;
+    const r = reduceKey(current, ch === '\r' ? '' : ch, ch === '\r' ? { enter: true } : {}, rows, page);
+    if (r.effect) return r;
+    current = r.state;
+  }
+  return { state: current };
+}
+
+/** The help overlay's lines. */
+export const HELP: readonly string[] = [
+  'amux top: sessions, live first and newest first; finished ones dimmed below',
+  '',
+  '  ↑/↓ j/k       select (PgUp/PgDn, g/G: page, first, last)',
+  '  Enter         attach to the selected session (detach with C-b d to come back)',
+  '  l             follow its log in the terminal (q, Esc or Ctrl-C to come back)',
+  '  s             type a line into it (Enter sends, Esc cancels)',
+  '  p             pause it, or resume it when paused',
+  '  K             kill it (asks y/n): TERM, 5 s grace, then KILL',
+  '  d             remove it when finished (history stays); a live one: kill and remove, asks y/n',
+  '  /             filter: words in the name, id or command; status names, live, finished',
+  '  Esc           clear the filter',
+  '  ?             this help (any key closes it)',
+  '  q, Ctrl-C     quit',
+  '',
+  'CPU% is of one core, over the last second; MEM the resident memory of the tree.',
+];
