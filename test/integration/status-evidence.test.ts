@@ -28,7 +28,8 @@ interface Case {
 
 /**
  * The truth table of README "Statuses" (ADR 0015), with real programs, each as its own session:
- * the status a person would give it. Observed through `amux ps --json` every 250 ms for 12 s.
+ * the status a person would give it. Observed through the API (`GET /v1/sessions`, what `ps --json`
+ * prints) every 250 ms for 12 s.
  */
 describe('status from evidence: real programs', () => {
   const h = amuxHome({ after });
@@ -58,7 +59,8 @@ describe('status from evidence: real programs', () => {
     for (const c of cases) seen.set(c.name, { statuses: [], last: null });
     const deadline = Date.now() + 12_000;
     while (Date.now() < deadline) {
-      const byId = new Map((await h.json<any[]>(['ps'])).map((s) => [s.id, s]));
+      // Through the API: a look costs milliseconds, not a node start, however loaded the machine is.
+      const byId = new Map(((await h.api('GET', '/v1/sessions')).body as any[]).map((s) => [s.id, s]));
       for (const [name, id] of ids) {
         const s = byId.get(id);
         if (!s) continue;

@@ -46,7 +46,8 @@ describe('human tables (ADR 0023)', () => {
     assert.match(text, /session_created/);
     assert.doesNotMatch(text, /\x1b\[/);
     // With colour allowed, the same view is coloured (the test above can tell).
-    assert.match(onTty(['inspect', id], { NO_COLOR: undefined }), /\x1b\[/);
+    // (CI=true makes chalk's colour detection say no, whatever the terminal: the test gives a plain terminal.)
+    assert.match(onTty(['inspect', id], { NO_COLOR: undefined, CI: undefined, FORCE_COLOR: undefined, TERM: 'xterm-256color' }), /\x1b\[/);
   });
 
   test('inspect --json on a terminal, and inspect in a pipe, print the JSON record as before', async (t) => {
