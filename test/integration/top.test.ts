@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test, type TestContext } from 'node:test';
 import { AmuxHome, amuxHome, BIN, sleep } from '../helpers/amux.js';
@@ -11,7 +11,10 @@ import { AmuxHome, amuxHome, BIN, sleep } from '../helpers/amux.js';
  * send-keys and the screen is read with capture-pane after each one.
  */
 function terminal(h: AmuxHome, t: TestContext, opts: { width?: number; height?: number; env?: Record<string, string | undefined> } = {}) {
-  const sock = join(h.home, 'term.sock');
+  // Outside the amux home: that one is moved away by its own cleanup, which may run first, and a
+  // server whose socket is gone could no longer be told to exit.
+  const dir = mkdtempSync('/tmp/amux-term-');
+  const sock = join(dir, 'term.sock');
   // CI=true on purpose: ink draws nothing until it exits when it thinks it runs in CI; top must not.
   const env: Record<string, string | undefined> = { ...process.env, AMUX_HOME: h.home, PS1: 'term$ ', CI: 'true', NO_COLOR: undefined, FORCE_COLOR: undefined, ...opts.env };
   delete env.NODE_EXTRA_CA_CERTS;
@@ -20,6 +23,7 @@ function terminal(h: AmuxHome, t: TestContext, opts: { width?: number; height?: 
   execFileSync('tmux', ['-S', sock, '-f', '/dev/null', 'new-session', '-d', '-x', String(opts.width ?? 80), '-y', String(opts.height ?? 24), '--', 'bash', '--norc', '--noprofile'], { env: env as NodeJS.ProcessEnv });
   t.after(() => {
     spawnSync('tmux', ['-S', sock, 'kill-server'], { stdio: 'ignore' });
+    rmSync(dir, { recursive: true, force: true });
   });
   const tmux = (...a: string[]) => spawnSync('tmux', ['-S', sock, ...a], { encoding: 'utf8' });
   const screen = () => tmux('capture-pane', '-p').stdout ?? '';
