@@ -4,9 +4,8 @@ import { isTerminal, type SessionStatus } from '../../core/status.js';
 import type { SessionView } from '../../protocol/sessions.js';
 import type { OutsideEffect, TopController, TopSnapshot } from './controller.js';
 import type { Ink } from './ink.js';
-import {
-  columns, fit, headerText, HELP, label, layout, previewLines, rowText, scrollTop, textWidth, truncate, type KeyInfo,
-} from './model.js';
+import { columns, headerText, HELP, label, layout, previewLines, rowText, scrollTop, type KeyInfo } from './model.js';
+import { fit, textWidth, truncate } from './text.js';
 
 /** Status colours, the same as `amux ps`'s (src/cli/output.ts). */
 const STATUS_COLOR: Record<SessionStatus, string> = {
