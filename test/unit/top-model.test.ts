@@ -1,9 +1,10 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  columns, commandText, headerText, keepSelection, layout, matchFilter, parseFilter, previewLines, reduceInput, reduceKey,
-  rowText, scrollTop, sortSessions, visibleSessions, CHROME_LINES, type UiState,
+  columns, commandText, headerText, layout, matchFilter, parseFilter, previewLines, rowText, scrollTop, sortSessions,
+  visibleSessions, CHROME_LINES,
 } from '../../src/cli/top/model.js';
+import { keepSelection, reduceInput, reduceKey, type UiState } from '../../src/cli/top/keys.js';
 import { fit, formatBytes, formatCpu, formatRuntime, textWidth, truncate } from '../../src/cli/top/text.js';
 import type { SessionView } from '../../src/protocol/sessions.js';
 

@@ -4,7 +4,8 @@ import { isTerminal, type SessionStatus } from '../../core/status.js';
 import type { SessionView } from '../../protocol/sessions.js';
 import type { OutsideEffect, TopController, TopSnapshot } from './controller.js';
 import type { Ink } from './ink.js';
-import { columns, headerText, HELP, label, layout, previewLines, rowText, scrollTop, type KeyInfo } from './model.js';
+import { HELP, label, type KeyInfo } from './keys.js';
+import { columns, headerText, layout, previewLines, rowText, scrollTop } from './model.js';
 import { fit, textWidth, truncate } from './text.js';
 
 /** Status colours, the same as `amux ps`'s (src/cli/output.ts). */

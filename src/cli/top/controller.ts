@@ -4,7 +4,8 @@ import { renderPlain } from '../../core/log-render.js';
 import { isTerminal } from '../../core/status.js';
 import { toAmuxError } from '../../errors.js';
 import type { SessionView } from '../../protocol/sessions.js';
-import { keepSelection, label, reduceInput, visibleSessions, type Effect, type KeyInfo, type UiState } from './model.js';
+import { keepSelection, label, reduceInput, type Effect, type KeyInfo, type UiState } from './keys.js';
+import { visibleSessions } from './model.js';
 
 /** The longest the list waits after a refresh before the next one: at most twice a second (README "amux top"). */
 export const REFRESH_MS = 500;

@@ -4,7 +4,7 @@ import { readBody } from '../../client/http.js';
 import { PlainRenderer, renderPlain, tailLines } from '../../core/log-render.js';
 import { pageInfo } from '../../protocol/logs.js';
 import type { SessionView } from '../../protocol/sessions.js';
-import { label } from './model.js';
+import { label } from './keys.js';
 
 /** How much of the log is read for the lines shown before following: the terminal's height of them. */
 const TAIL_BYTES = 64 * 1024;
