@@ -30,7 +30,7 @@ tarball=$(npm pack --pack-destination "$tmp" --silent | tail -n 1)
 # What ships: the launcher, the two bundles and the completion spec, README and package.json; no
 # sources, tests or scripts.
 contents=$(tar -tzf "$tmp/$tarball" | sed 's|^package/||' | sort)
-expected=$(printf '%s\n' README.md bin/amux dist/src/cli/bundle.js dist/src/cli/completion-spec.json dist/src/cli/ink.mjs dist/src/daemon/amuxd.js package.json | sort)
+expected=$(printf '%s\n' README.md bin/amux dist/src/cli/bundle.js dist/src/cli/bundle-full.js dist/src/cli/completion-spec.json dist/src/cli/ink.mjs dist/src/daemon/amuxd.js package.json | sort)
 [ "$contents" = "$expected" ] || fail "the tarball holds:
 $contents
 expected:

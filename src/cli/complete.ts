@@ -245,8 +245,7 @@ function loadSpec(): Spec {
   try {
     return JSON.parse(readFileSync(join(__dirname, SPEC_FILE), 'utf8')) as Spec;
   } catch {
-    const { specOf } = require('./completion-spec.js') as typeof import('./completion-spec.js');
-    return specOf((require('./program.js') as typeof import('./program.js')).buildProgram(() => undefined));
+    return (require('./full.js') as typeof import('./full.js')).commandSpec();
   }
 }
 

@@ -13,7 +13,9 @@ export type FastCommand =
   | { command: 'run'; cmd: string[]; opts: RunOptions }
   | { command: 'exec'; ref: string; cmd: string[]; opts: ExecFlags }
   /** `amux daemon dial-stdio`, the far end of every remote request (README "Remote hosts"). */
-  | { command: 'dial-stdio' };
+  | { command: 'dial-stdio' }
+  /** `amux --version` (`-V`): commander would print the same line. */
+  | { command: 'version' };
 
 export function parseFast(args: readonly string[]): FastCommand | null {
   if (args[0] === 'ps') {
@@ -23,6 +25,7 @@ export function parseFast(args: readonly string[]): FastCommand | null {
   if (args[0] === 'run') return parseFastRun(args);
   if (args[0] === 'exec') return parseFastExec(args);
   if (args[0] === 'daemon' && args[1] === 'dial-stdio' && args.length === 2) return { command: 'dial-stdio' };
+  if ((args[0] === '--version' || args[0] === '-V') && args.length === 1) return { command: 'version' };
   return null;
 }
 

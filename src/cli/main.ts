@@ -1,5 +1,8 @@
-import { EXIT, toAmuxError } from '../errors.js';
+import { EXIT } from '../errors.js';
+import { VERSION } from '../version.js';
 import { parseFast } from './fast-path.js';
+import { writeOut } from './output.js';
+import { reportError as report } from './report.js';
 import { newClient, takeTargetOptions } from './target.js';
 
 /** Runs the CLI for this process and sets its exit code (bin/amux). */
@@ -34,6 +37,10 @@ export async function main(argv: string[]): Promise<number> {
   }
   if (fast) {
     try {
+      if (fast.command === 'version') {
+        await writeOut(`${VERSION}\n`);
+        return EXIT.ok;
+      }
       if (fast.command === 'dial-stdio') return await (require('./dial-stdio.js') as typeof import('./dial-stdio.js')).dialStdio();
       if (fast.command === 'ps') return await (require('./commands/ps.js') as typeof import('./commands/ps.js')).psCommand(newClient(), fast.opts);
       if (fast.command === 'exec') {
@@ -45,39 +52,5 @@ export async function main(argv: string[]): Promise<number> {
       return report(err);
     }
   }
-  const { CommanderError } = require('commander') as typeof import('commander');
-  const { buildProgram } = require('./program.js') as typeof import('./program.js');
-  let code: number = EXIT.ok;
-  const program = buildProgram((c) => {
-    code = c;
-  });
-  // commander's own errors (unknown option, missing argument) in our one-line form, for every command.
-  // A suggestion ("(Did you mean logs?)") joins the line: every error is one line (ADR 0006).
-  const outputError = (str: string, write: (s: string) => void) => write(`amux: ${str.replace(/^error: /, '').trim().replace(/\s*\n\s*/g, ' ')}\n`);
-  for (const cmd of [program, ...program.commands]) {
-    cmd.exitOverride();
-    cmd.configureOutput({ outputError });
-  }
-  try {
-    await program.parseAsync([...argv.slice(0, 2), ...args]);
-    return code;
-  } catch (err) {
-    if (err instanceof CommanderError) {
-      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return EXIT.ok;
-      if (err.code === 'commander.executeSubCommandAsync') return EXIT.ok;
-      // commander already printed its one line; an AmuxError thrown from an option parser lands here too.
-      const cause = (err as { cause?: unknown }).cause;
-      if (cause) process.stderr.write(`amux: ${toAmuxError(cause).message}\n`);
-      return EXIT.usage;
-    }
-    return report(err);
-  }
-}
-
-/** One line on stderr, and the exit code of the error (ADR 0006). */
-function report(err: unknown): number {
-  const e = toAmuxError(err);
-  process.stderr.write(`amux: ${e.message}\n`);
-  if (e.code === 'internal' && process.env.AMUX_DEBUG) process.stderr.write(`${(err as Error).stack}\n`);
-  return e.exitCode;
+  return (require('./full.js') as typeof import('./full.js')).fullMain(argv);
 }

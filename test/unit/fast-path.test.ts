@@ -3,6 +3,7 @@ import { describe, test } from 'node:test';
 import type { PsOptions } from '../../src/cli/commands/ps.js';
 import { parseFast, parseFastPs, parseFastRun } from '../../src/cli/fast-path.js';
 import { buildProgram } from '../../src/cli/program.js';
+import { VERSION } from '../../src/version.js';
 
 /** What commander makes of the same argv for `ps` (its action is replaced, nothing runs). */
 async function viaCommander(args: string[]): Promise<PsOptions> {
@@ -92,11 +93,23 @@ describe('parseFastRun agrees with commander', () => {
 });
 
 describe('parseFast', () => {
-  test('routes ps, run and exec, nothing else', () => {
+  test('routes ps, run, exec and a lone --version, nothing else', () => {
     assert.equal(parseFast(['ps', '-q'])?.command, 'ps');
     assert.equal(parseFast(['run', '--', 'true'])?.command, 'run');
     assert.equal(parseFast(['exec', 'abc', '--', 'true'])?.command, 'exec');
     assert.equal(parseFast(['logs', 'x']), null);
     assert.equal(parseFast([]), null);
+    assert.equal(parseFast(['--version'])?.command, 'version');
+    assert.equal(parseFast(['-V'])?.command, 'version');
+    assert.equal(parseFast(['--version', 'ps']), null);
+  });
+
+  test('--version prints what commander prints', () => {
+    let out = '';
+    const program = buildProgram(() => undefined);
+    program.exitOverride();
+    program.configureOutput({ writeOut: (s) => (out += s) });
+    assert.throws(() => program.parse(['node', 'amux', '--version']), { code: 'commander.version' });
+    assert.equal(out, `${VERSION}\n`);
   });
 });

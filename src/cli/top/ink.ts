@@ -7,7 +7,7 @@ import type * as InkModule from 'ink';
 export type Ink = typeof InkModule;
 
 /**
- * Where the build put ink as one ES module (scripts/bundle-ink.ts): next to the CLI's bundle
+ * Where the build put ink as one ES module (scripts/bundle.ts): next to the CLI's bundle
  * (`dist/src/cli/ink.mjs`), which is this file's folder when bundled and its parent when not.
  */
 function inkBundle(): string | null {

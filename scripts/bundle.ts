@@ -1,0 +1,61 @@
+/**
+ * `npm run build`'s last step: esbuild turns the compiled modules into the files that ship (ADR 0013,
+ * ADR 0025). Bundling is a build step only: the source keeps its layout, and the tests run these files
+ * through bin/amux.
+ *
+ * - `dist/src/cli/bundle.js`: what every `amux` command loads first: the entry (`cli/main.ts`) with the
+ *   fast paths of `ps`, `run`, `exec`, completion and the far end of a remote call. It stops at
+ *   `require('./full.js')`, which loads
+ * - `dist/src/cli/bundle-full.js`: commander and every other command (`cli/full.ts`). The two bundles
+ *   share no state: only argv goes in and an exit code comes out (ADR 0025).
+ * - `dist/src/daemon/amuxd.js`: the daemon (ADR 0014).
+ * - `dist/src/cli/ink.mjs`: ink and its dependencies as one ES module, which `amux top` imports
+ *   instead of ink's ~530 modules (ADR 0020). React and chalk stay outside, so that `top` shares their
+ *   one instance with ink (React's hooks, chalk's colour level); ink's optional devtools are left out.
+ *
+ * The CLI bundles are minified in whitespace and syntax, never in names (stack traces keep them):
+ * measured, start-up reads and compiles a file in proportion to its size, and a file with any
+ * non-ASCII character (a comment's "…") is decoded and scanned as two-byte text (ADR 0025). Each has
+ * a linked source map for `node --enable-source-maps`; the package does not ship the maps.
+ */
+import { build, type BuildOptions, type Plugin } from 'esbuild';
+import { join } from 'node:path';
+
+const root = join(__dirname, '..', '..');
+const cli = join(root, 'dist', 'src', 'cli');
+
+/** esbuild resolves `require('./full.js')` to the other bundle, left outside this one. */
+const fullApart: Plugin = {
+  name: 'full-apart',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/full\.js$/ }, () => ({ path: './bundle-full.js', external: true }));
+  },
+};
+
+const node: BuildOptions = { bundle: true, platform: 'node', target: 'node20', logLevel: 'warning' };
+const lean: BuildOptions = { ...node, format: 'cjs', packages: 'external', minifyWhitespace: true, minifySyntax: true, legalComments: 'none', charset: 'ascii', sourcemap: 'linked' };
+
+Promise.all([
+  build({ ...lean, entryPoints: [join(cli, 'main.js')], outfile: join(cli, 'bundle.js'), plugins: [fullApart] }),
+  build({ ...lean, entryPoints: [join(cli, 'full.js')], outfile: join(cli, 'bundle-full.js') }),
+  build({
+    ...node,
+    entryPoints: [join(root, 'dist', 'src', 'daemon', 'entry.js')],
+    outfile: join(root, 'dist', 'src', 'daemon', 'amuxd.js'),
+    format: 'cjs',
+    external: ['better-sqlite3'],
+  }),
+  build({
+    ...node,
+    entryPoints: [join(root, 'node_modules', 'ink', 'build', 'index.js')],
+    outfile: join(cli, 'ink.mjs'),
+    format: 'esm',
+    external: ['react', 'chalk', '*devtools.js'],
+    // CommonJS modules inside (react-reconciler, signal-exit) require React: give the module a require.
+    banner: { js: "import { createRequire as __amuxRequire } from 'node:module'; const require = __amuxRequire(import.meta.url);" },
+  }),
+]).catch((err: Error) => {
+  // esbuild has printed what failed.
+  process.stderr.write(`bundle: ${err.message.split('\n')[0]}\n`);
+  process.exit(1);
+});

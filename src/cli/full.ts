@@ -1,0 +1,52 @@
+import { EXIT, toAmuxError } from '../errors.js';
+import type { Spec } from './complete.js';
+import { reportError } from './report.js';
+import { takeTargetOptions } from './target.js';
+
+/**
+ * Every command the fast paths of `main.ts` do not take: commander parses it (ADR 0008). The build
+ * bundles this module apart from the fast paths (ADR 0025), so `ps`, `run` and `exec` never load
+ * it; nothing but argv and the exit code crosses between the two, and it reports its own errors.
+ */
+export async function fullMain(argv: string[]): Promise<number> {
+  let args: string[];
+  try {
+    args = takeTargetOptions(argv.slice(2)); // --host, --context (README "Remote hosts")
+  } catch (err) {
+    return reportError(err);
+  }
+  const { CommanderError } = require('commander') as typeof import('commander');
+  const { buildProgram } = require('./program.js') as typeof import('./program.js');
+  let code: number = EXIT.ok;
+  const program = buildProgram((c) => {
+    code = c;
+  });
+  // commander's own errors (unknown option, missing argument) in our one-line form, for every command.
+  // A suggestion ("(Did you mean logs?)") joins the line: every error is one line (ADR 0006).
+  const outputError = (str: string, write: (s: string) => void) => write(`amux: ${str.replace(/^error: /, '').trim().replace(/\s*\n\s*/g, ' ')}\n`);
+  for (const cmd of [program, ...program.commands]) {
+    cmd.exitOverride();
+    cmd.configureOutput({ outputError });
+  }
+  try {
+    await program.parseAsync([...argv.slice(0, 2), ...args]);
+    return code;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return EXIT.ok;
+      if (err.code === 'commander.executeSubCommandAsync') return EXIT.ok;
+      // commander already printed its one line; an AmuxError thrown from an option parser lands here too.
+      const cause = (err as { cause?: unknown }).cause;
+      if (cause) process.stderr.write(`amux: ${toAmuxError(cause).message}\n`);
+      return EXIT.usage;
+    }
+    return reportError(err);
+  }
+}
+
+/** The completion spec of the commands, from commander: `__complete`'s fallback in a build without completion-spec.json (ADR 0021). */
+export function commandSpec(): Spec {
+  const { specOf } = require('./completion-spec.js') as typeof import('./completion-spec.js');
+  const { buildProgram } = require('./program.js') as typeof import('./program.js');
+  return specOf(buildProgram(() => undefined));
+}
