@@ -34,6 +34,8 @@ export interface Runtime {
   deadSeenAt?: number;
   /** The process tree's CPU ticks at the last `usage=1` pass over /proc, and when (ADR 0020). */
   usage?: { ticks: number; at: number };
+  /** The shell prepares the capture of its next foreground job (it ran one; ADR 0026): worth waiting for. */
+  preparing?: boolean;
 }
 
 /** Everything the daemon's parts share. */

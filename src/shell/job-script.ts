@@ -12,6 +12,8 @@ export interface JobScriptSpec {
   streamDir: string;
   /** Foreground only: the FIFO the job's stdin comes from (ADR 0017); without it, stdin is the terminal. */
   stdinFifo?: string;
+  /** Foreground only: `streamDir` holds the shell's prepared capture, handed over by the daemon (ADR 0026). */
+  prepared?: boolean;
 }
 
 /**
@@ -21,7 +23,8 @@ export interface JobScriptSpec {
  * line that starts with `-` is a command, not an option of eval); at top level,
  * so `cd`, `export`, functions and aliases of a foreground job stay in the shell.
  *
- * - foreground: announces its start, then runs with stdout and stderr captured (still shown in the pane);
+ * - foreground: announces its start, then runs with stdout and stderr captured (still shown in the pane),
+ *   by the capture the shell prepared ahead when the daemon handed it over, else by one opened now;
  *   with a stdin FIFO, the shell opens it (and the capture) first, so that its start notice means it
  *   holds the FIFO's read end, and the command reads it as stdin (ADR 0017);
  * - tty: announces its start, then runs on the terminal (its output goes to the session log);
@@ -36,7 +39,7 @@ export function buildJobScript(spec: JobScriptSpec): string {
     case 'tty':
       return `${start}\neval -- ${cmd}\n`;
     case 'foreground': {
-      const io = `__amux_io_open ${shellQuote(spec.streamDir)}`;
+      const io = `${spec.prepared ? '__amux_io_attach' : '__amux_io_open'} ${shellQuote(spec.streamDir)}`;
       const streams = `>&"$__amux_o" 2>&"$__amux_e" {__amux_o}>&- {__amux_e}>&- {__amux_sync}>&-`;
       if (spec.stdinFifo === undefined) return `${start}\n${io}\neval -- ${cmd} ${streams}\n`;
       // The read end stays open in the shell (until __amux_io_close), not in the command.

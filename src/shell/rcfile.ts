@@ -49,17 +49,72 @@ __amux_stopped_before=
 __amux_next=${spec.firstJob ?? ''}
 __amux_io=
 __amux_in=
+__amux_prep=
 # Captures the stdout and stderr of an \`amux exec\` job (ADR 0009): each stream goes through a pipeline
-# that copies it to the pane, for anyone attached, and into a capped ring of chunk files in dir $1.
-# The job writes to fds $__amux_o and $__amux_e. The pipelines are not children of the shell (the
-# process substitution starts them in the background and ends at once), so a bare \`wait\` in a job
+# that copies it to the pane, for anyone attached, and into a capped ring of chunk files out.NNNNNN
+# (err.NNNNNN) written from inside the job's directory. The job writes to fds $__amux_o and $__amux_e.
+# The pipelines are not children of the shell (they run in the background), so a bare \`wait\` in a job
 # does not wait for them; each writes one byte to the sync pipe $__amux_sync when it has drained,
 # and __amux_io_close reads both. They ignore the signals that end a job, to drain what it wrote.
+# __amux_io_pipe DIR PREFIX BYTE: one such pipeline, reading its stdin; fd 4 is the pane, fd 5 the sync pipe.
+__amux_io_pipe() {
+  { trap '' INT TERM HUP; cd -- "$1" && tee -a --output-error=warn -- /dev/fd/4 | SHELL=/bin/sh split -b ${spec.streamChunkBytes} -a 6 -d --filter=${q(spec.streamFilter)} - "$2."; printf "$3" >&5; }
+}
+# A capture opened now, in directory $1 (made by the daemon).
 __amux_io_open() {
   exec {__amux_sync}<> <(:)
-  exec {__amux_o}> >(trap '' INT TERM HUP; { tee -a --output-error=warn -- /dev/fd/4 | SHELL=/bin/sh split -b ${spec.streamChunkBytes} -a 6 -d --filter=${q(spec.streamFilter)} - "$1/out."; printf o >&5; } 4>&1 5>&$__amux_sync 0<&0 &)
-  exec {__amux_e}> >(exec {__amux_o}>&-; trap '' INT TERM HUP; { tee -a --output-error=warn -- /dev/fd/4 | SHELL=/bin/sh split -b ${spec.streamChunkBytes} -a 6 -d --filter=${q(spec.streamFilter)} - "$1/err."; printf e >&5; } 4>&2 5>&$__amux_sync 0<&0 &)
+  exec {__amux_o}> >(__amux_io_pipe "$1" out o 4>&1 5>&$__amux_sync 0<&0 &)
+  exec {__amux_e}> >(exec {__amux_o}>&-; __amux_io_pipe "$1" err e 4>&2 5>&$__amux_sync 0<&0 &)
   __amux_io=1
+  # This shell runs exec jobs: it prepares the capture of the next one at its next prompt (ADR 0026).
+  if [[ -z $__amux_prep || ! -e $__amux_jobs/next ]]; then __amux_prep=want; fi
+}
+# A capture prepared ahead (ADR 0026): at a prompt after a job, in the background, a helper starts in
+# $__amux_jobs/next the same two pipelines, reading FIFO o.fifo (e.fifo). The helper holds both FIFOs
+# open, so their tee waits in read(), and the shell holds none of their descriptors meanwhile
+# (nothing it runs inherits one). \`ready\` names the two pipelines. The daemon
+# hands the directory to a job by renaming it to the job's own (everything works inside it, so it
+# follows), and the job's script attaches: opens the FIFOs' write ends, then wakes the helper through
+# w.fifo; the helper lets go of the FIFOs, waits for both pipelines to drain and writes the sync
+# bytes. A helper woken by anyone else (the daemon, the shell's EXIT trap), or finding every 30 s
+# that the shell is gone, lets go and ends: the pipelines read an end of file and end.
+__amux_io_prepare() {
+  __amux_prep=yes
+  # Started without job control: it stays in the shell's process group, which a job's kill spares
+  # (as it spares the capture of the job itself), and it ignores a Ctrl-C typed at the prompt.
+  local m=$-
+  set +m
+  __amux_io_spare "$__amux_jobs/next" &
+  disown $! 2>/dev/null
+  if [[ $m == *m* ]]; then set -m; fi
+}
+__amux_io_spare() {
+  { command -p mkdir -m 700 -- "$1" && cd -- "$1" && command -p mkfifo -m 600 o.fifo e.fifo s.fifo w.fifo; } 2>/dev/null || return
+  local o e w ko ke ks t1 t2
+  # Held from before the pipelines start, so that their tee opens the FIFOs at once (and waits in read()).
+  exec {w}<>w.fifo {ko}<>o.fifo {ke}<>e.fifo {t1}>&1 {t2}>&2 </dev/null
+  __amux_io_ign tee -a --output-error=warn -- "/dev/fd/$t1" <o.fifo {w}>&- {ko}>&- {ke}>&- {t2}>&- | SHELL=/bin/sh __amux_io_ign split -b ${spec.streamChunkBytes} -a 6 -d --filter=${q(spec.streamFilter)} - out. {w}>&- {ko}>&- {ke}>&- {t1}>&- {t2}>&- &
+  o=$!
+  __amux_io_ign tee -a --output-error=warn -- "/dev/fd/$t2" <e.fifo {w}>&- {ko}>&- {ke}>&- {t1}>&- | SHELL=/bin/sh __amux_io_ign split -b ${spec.streamChunkBytes} -a 6 -d --filter=${q(spec.streamFilter)} - err. {w}>&- {ko}>&- {ke}>&- {t1}>&- {t2}>&- &
+  e=$!
+  exec {ks}<>s.fifo {t1}>&- {t2}>&-
+  printf '%s %s\\n' "$o" "$e" > ready
+  while kill -0 "$$" 2>/dev/null && ! read -r -t 30 -u "$w" _; do :; done
+  exec {ko}>&- {ke}>&- {w}>&-
+  wait "$o" "$e"
+  printf oe >&"$ks"
+}
+# Runs a program of the prepared capture that ignores the signals that end a job (the helper does not).
+__amux_io_ign() {
+  trap '' INT TERM HUP
+  exec "$@"
+}
+# The prepared capture, now in directory $1: the write ends first, then the helper lets go.
+__amux_io_attach() {
+  exec {__amux_sync}<>"$1/s.fifo" {__amux_o}>"$1/o.fifo" {__amux_e}>"$1/e.fifo"
+  printf 'x\\n' 1<>"$1/w.fifo"
+  __amux_io=1
+  __amux_prep=want
 }
 __amux_io_close() {
   # The read end of an \`exec -i\` job's stdin FIFO (ADR 0017), held by the shell while the job ran.
@@ -137,13 +192,14 @@ __amux_on_exit() {
   # which must close before their pipelines can drain.
   if [[ -n $__amux_io ]]; then exec >/dev/null 2>&1; fi
   if [[ -n $__amux_running ]] && [[ -t 0 ]]; then __amux_finish "$__amux_running" "$1"; fi
+  if [[ $__amux_prep == yes && -p $__amux_jobs/next/w.fifo ]]; then printf 'x\\n' 1<>"$__amux_jobs/next/w.fifo"; fi
   printf '%s\\n' "$1" > "$__amux_exits/$__amux_sid.shell"
 }
 trap '__amux_on_exit "$?"' EXIT
 # An interactive bash ignores TERM; \`amux kill\` and a timeout must reach a command that is a loop
 # of the shell itself: the shell ends after its current foreground command, as 128+TERM.
 trap 'exit 143' TERM
-PROMPT_COMMAND='if __amux_pre; then source "$__amux_jobs/$__amux_running.bash"; __amux_done "$?"; fi'
+PROMPT_COMMAND='if __amux_pre; then source "$__amux_jobs/$__amux_running.bash"; __amux_done "$?"; fi; if [[ $__amux_prep == want ]]; then __amux_io_prepare; fi'
 `;
 }
 

@@ -32,6 +32,16 @@ describe('buildJobScript: the text of the script', () => {
     ].join('\n'));
   });
 
+  test('foreground with a prepared capture: attaches to it instead of opening one (ADR 0026)', () => {
+    const s = buildJobScript({ seq: 7, mode: 'foreground', script: 'echo hi', streamDir, prepared: true });
+    assert.equal(s, [
+      `printf 'fg\\n' > "$__amux_exits/$__amux_sid.7.start"`,
+      `__amux_io_attach /state/jobs/abcd1234/7`,
+      `eval -- 'echo hi' >&"$__amux_o" 2>&"$__amux_e" {__amux_o}>&- {__amux_e}>&- {__amux_sync}>&-`,
+      '',
+    ].join('\n'));
+  });
+
   test('foreground with stdin: capture, then the FIFO opened, then the start notice; the command reads it', () => {
     const s = buildJobScript({ seq: 7, mode: 'foreground', script: 'wc -l', streamDir, stdinFifo: `${streamDir}/stdin` });
     assert.equal(s, [

@@ -185,6 +185,40 @@ describe('buildRcfile', () => {
     assert.equal(readFileSync(join(spec.exitsDir, `${SID}.1`), 'utf8'), '0\n');
   });
 
+  test('after a captured job the shell prepares the next capture; a job attaches to it; at exit nothing of it is left (ADR 0026)', async () => {
+    const { spec, rc } = layout(1);
+    writeFileSync(spec.envFile, buildEnvFile({ PATH: BASH_ENV.PATH })); // the capture runs tee and split
+    const job = (seq: number, script: string, prepared: boolean) => {
+      const streamDir = join(spec.jobsDir, String(seq));
+      if (!prepared) mkdirSync(streamDir);
+      writeFileSync(join(spec.jobsDir, `${seq}.bash`), buildJobScript({ seq, mode: 'foreground', script, streamDir, prepared }));
+      return streamDir;
+    };
+    const first = job(1, 'echo one', false);
+    const second = job(2, 'echo two; echo oops >&2; (exit 4)', true);
+    // Typed at the prompts: wait for the prepared capture, hand it to job 2 as the daemon does
+    // (rename, then __amux_next), then wait for the one prepared after job 2 before the shell exits.
+    const waitReady = 'until [[ -e $__amux_jobs/next/ready ]]; do read -r -t 0.05 <> <(:); done';
+    const { status, stdout } = interactive(rc, [
+      `${waitReady}; cp "$__amux_jobs/next/ready" "$__amux_jobs/ready.1"; mv "$__amux_jobs/next" "$__amux_jobs/2"; __amux_next=2`,
+      `${waitReady}; cp "$__amux_jobs/next/ready" "$__amux_jobs/ready.2"; printf 'prep:%s\\n' "$__amux_prep"`,
+      '',
+    ].join('\n'));
+    assert.equal(status, 0);
+    const text = new MarkerStream(NONCE).feed(stdout, true).map((p) => ('mark' in p ? `<${p.mark.kind}${p.mark.seq}>` : p.data.toString())).join('');
+    assert.equal(text, '<start1><end1><start2><end2>prep:yes\n');
+    assert.equal(readFileSync(join(first, 'out.000000'), 'utf8'), 'one\n');
+    assert.equal(readFileSync(join(second, 'out.000000'), 'utf8'), 'two\n', 'job 2 wrote through the prepared capture');
+    assert.equal(readFileSync(join(second, 'err.000000'), 'utf8'), 'oops\n');
+    assert.equal(readFileSync(join(spec.exitsDir, `${SID}.2`), 'utf8'), '4\n');
+    // Every process of both prepared captures ends: the first drained job 2, the second was released at exit.
+    const pids = ['ready.1', 'ready.2'].flatMap((f) => readFileSync(join(spec.jobsDir, f), 'utf8').trim().split(' ').map(Number));
+    assert.equal(pids.length, 4);
+    const alive = () => pids.filter((p) => existsSync(`/proc/${p}`) && !/\) Z /.test(readFileSync(`/proc/${p}/stat`, 'utf8')));
+    for (let i = 0; i < 100 && alive().length > 0; i++) await new Promise((r) => setTimeout(r, 50));
+    assert.deepEqual(alive(), []);
+  });
+
   // `exit N` in a job and a hung-up shell need a real terminal ([[ -t 0 ]]): covered on tmux by
   // test/integration/exit-codes.test.ts and daemon-recovery.test.ts.
   test('a shell session runs nothing at the prompt', () => {

@@ -1,11 +1,11 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import {
-  PANE_FORMAT, attachArgs, capturePaneArgs, captureScript, chunkText, sendInputCalls, exactSession, formatLiteral, killSessionArgs,
+  PANE_FORMAT, attachArgs, chunkFilter, capturePaneArgs, captureScript, chunkText, sendInputCalls, exactSession, formatLiteral, killSessionArgs,
   listPanesArgs, newSessionArgs, parseCaptures, parsePanes, sendKeysArgs, sendTextArgs, tmuxLiteral, tmuxSessionName,
 } from '../../src/tmux/commands.js';
 
@@ -166,6 +166,21 @@ describe('newSessionArgs', () => {
     assert.deepEqual(readdirSync(logDir).sort(), ['log.000003', 'log.000004']);
     assert.equal(readFileSync(join(logDir, 'log.000003'), 'utf8'), 'cdef');
     assert.equal(readFileSync(join(logDir, 'log.000004'), 'utf8'), 'ghij');
+  });
+
+  test('a job stream\'s filter: the ring past chunk 000009 (suffixes read as decimal), and `hold` keeps them all', () => {
+    for (const held of [false, true]) {
+      const dir = mkdtempSync(join(tmpdir(), 'amux-unit-'));
+      dirs.push(dir);
+      if (held) writeFileSync(join(dir, 'hold'), '');
+      // Job streams are written from inside their directory (ADR 0026): relative names.
+      const filter = chunkFilter(3, true);
+      execFileSync('split', ['-b', '4', '-a', '6', '-d', `--filter=${filter}`, '-', 'out.'], { input: 'x'.repeat(44) + 'last', cwd: dir, env: { ...process.env, SHELL: '/bin/sh' } });
+      const chunks = readdirSync(dir).filter((f) => f.startsWith('out.')).sort();
+      if (held) assert.equal(chunks.length, 12);
+      else assert.deepEqual(chunks, ['out.000009', 'out.000010', 'out.000011']);
+      assert.equal(readFileSync(join(dir, 'out.000011'), 'utf8'), 'last');
+    }
   });
 });
 

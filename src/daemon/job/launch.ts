@@ -7,9 +7,10 @@ import { sessionPaths } from '../../paths.js';
 import { terminalForeground } from '../../process/process-table.js';
 import { buildJobScript, type JobMode } from '../../shell/job-script.js';
 import { paneTarget, typeJobArgs } from '../../tmux/commands.js';
-import type { DaemonContext } from '../context.js';
+import { runtimeOf, type DaemonContext } from '../context.js';
 import { readStartNotice } from '../output/exit-files.js';
 import { runningSession } from '../session/guards.js';
+import { releaseCapture, takePrepared } from './prepared.js';
 import type { JobState } from './state.js';
 import type { JobStdin } from './stdin.js';
 import { streamDirOf, type JobStreams } from './streams.js';
@@ -106,12 +107,17 @@ async function launch(p: LaunchParts, s: SessionRecord, spec: JobSpec, hold: boo
   const now = Date.now();
   const captured = mode !== 'tty';
   const record = jobRecord(s.id, seq, spec, now);
-  if (captured) mkdirSync(dir, { recursive: true, mode: 0o700 });
+  // A foreground job takes the capture its shell prepared, when one is ready (ADR 0026).
+  const rt = runtimeOf(ctx, s.id);
+  const prepared = mode === 'foreground' && (await takePrepared(sessionPaths(ctx.paths, s.id).jobsDir, dir, rt.preparing === true));
+  // After this job the shell prepares the next one's capture; none came though expected: it does not.
+  rt.preparing = mode === 'foreground' && (prepared || rt.preparing !== true);
+  if (captured && !prepared) mkdirSync(dir, { recursive: true, mode: 0o700 });
   // Made and opened before the job is typed: the shell's open of its read end then never blocks.
   const stdinFifo = spec.stdin && mode === 'foreground' ? await p.stdin.open(id, dir) : undefined;
   if (hold && captured) p.streams.hold(record);
   try {
-    writeFileSync(script, buildJobScript({ seq, mode, script: command.script, streamDir: dir, stdinFifo }), { mode: 0o600 });
+    writeFileSync(script, buildJobScript({ seq, mode, script: command.script, streamDir: dir, stdinFifo, prepared }), { mode: 0o600 });
     ctx.store.tx(() => {
       ctx.store.insertJob(record);
       ctx.store.addEvent({
@@ -122,6 +128,7 @@ async function launch(p: LaunchParts, s: SessionRecord, spec: JobSpec, hold: boo
     });
   } catch (err) {
     p.stdin.close(id);
+    if (prepared) releaseCapture(dir);
     throw err;
   }
   if (mode !== 'background') state.setForeground(s.id, id);
@@ -135,6 +142,7 @@ async function launch(p: LaunchParts, s: SessionRecord, spec: JobSpec, hold: boo
     if (hold && captured) p.streams.release(record);
     state.finish(ctx.store.getJob(id)!, { kind: 'not_started', error: (err as Error).message });
     p.stdin.close(id);
+    if (prepared) releaseCapture(dir);
     throw err;
   }
   // The shell holds the read end of the job's stdin now: closing the daemon's end is an EOF, not a loss.

@@ -1,5 +1,7 @@
 import { isTerminal } from '../../core/status.js';
+import { sessionPaths } from '../../paths.js';
 import type { DaemonContext } from '../context.js';
+import { releasePrepared } from '../job/prepared.js';
 import { syncLog } from '../output/log-size.js';
 import { reportError } from './errors.js';
 import { removeSession } from './remove.js';
@@ -18,6 +20,7 @@ export function watchSessionEnds(ctx: DaemonContext): void {
     if (!s || !isTerminal(s.status) || s.removedAt) return;
     setTimeout(() => {
       syncLog(ctx, id);
+      releasePrepared(sessionPaths(ctx.paths, id).jobsDir);
       if (s.autoRemove) {
         removeSession(ctx, id, false, 0).catch((err) => reportError(ctx, id, `could not remove the session (--rm): ${(err as Error).message}`));
       }
