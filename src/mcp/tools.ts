@@ -1,19 +1,16 @@
 import { Readable } from 'node:stream';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { Client } from '../client/client.js';
-import { readBody } from '../client/http.js';
 import { parseJobId } from '../core/ids.js';
 import { SESSION_STATUSES } from '../core/status.js';
 import { AmuxError, toAmuxError } from '../errors.js';
 import { ERROR_CODES } from '../protocol/errors.js';
-import type { JobView } from '../protocol/jobs.js';
-import { pageInfo } from '../protocol/logs.js';
 import type { SessionView } from '../protocol/sessions.js';
-import type { WaitAnswer, WaitRequest } from '../protocol/wait.js';
-import { DEFAULT_MAX_BYTES, MAX_MAX_BYTES, readPage, type FetchPage, type OutputPage } from './paging.js';
+import { DEFAULT_MAX_BYTES, MAX_MAX_BYTES, readPage, type OutputPage } from './paging.js';
+import { jobPages, sessionPages, streamTail } from './sources.js';
+import { decodeCursor, DEFAULT_BUDGET_MS, MAX_BUDGET_MS, waitWithin, withProgress, type Extra } from './wait.js';
 
 /** What the tools act with: the typed client, and where this server runs (README "Agents"). */
 export interface ToolContext {
@@ -24,14 +21,6 @@ export interface ToolContext {
   cwd: string;
   env: Record<string, string>;
 }
-
-type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
-
-/** No call blocks past its budget (README "Agents"). */
-export const DEFAULT_BUDGET_MS = 25_000;
-export const MAX_BUDGET_MS = 10 * 60_000;
-/** A progress notification this often while a call waits, when the client asked for progress. */
-const PROGRESS_EVERY_MS = 5_000;
 
 const budgetMs = z.number().int().min(0).max(MAX_BUDGET_MS).optional()
   .describe(`the longest this call may block, in ms (default ${DEFAULT_BUDGET_MS}, max ${MAX_BUDGET_MS}); when it runs out the answer has done: false and a cursor: call wait with it`);
@@ -67,85 +56,12 @@ function tool<A>(fn: (args: A, extra: Extra) => Promise<object>) {
   };
 }
 
-/** Awaits `p`, sending a progress notification every few seconds when the client gave a progress token. */
-async function withProgress<T>(extra: Extra, budget: number, what: string, p: Promise<T>): Promise<T> {
-  const token = extra._meta?.progressToken;
-  if (token === undefined) return p;
-  const started = Date.now();
-  const timer = setInterval(() => {
-    const progress = Date.now() - started;
-    extra.sendNotification({
-      method: 'notifications/progress',
-      params: { progressToken: token, progress, total: budget, message: `${what}: ${Math.round(progress / 1000)} s of ${Math.round(budget / 1000)} s` },
-    }).catch(() => undefined);
-  }, PROGRESS_EVERY_MS);
-  try {
-    return await p;
-  } finally {
-    clearInterval(timer);
-  }
-}
-
-/**
- * A wait's cursor, for the next call (README "Agents"): the newest event id seen, and for
- * output waits the log offset to search from (the smallest of the targets': nothing is skipped).
- */
-export function encodeCursor(answer: WaitAnswer, output: boolean): string {
-  const offsets = answer.results.map((r) => r.logOffset).filter((o): o is number => o !== null);
-  return output && offsets.length > 0 ? `e${answer.cursor}.o${Math.min(...offsets)}` : `e${answer.cursor}`;
-}
-
-export function decodeCursor(cursor: string): { after: number; sinceOffset: number | null } {
-  const m = /^e(\d+)(?:\.o(\d+))?$/.exec(cursor);
-  if (!m) throw new AmuxError('invalid_argument', `cursor '${cursor}' is not one this server gave; pass the cursor of a previous answer as it was`);
-  return { after: Number(m[1]), sinceOffset: m[2] === undefined ? null : Number(m[2]) };
-}
-
 /** A session as an agent needs it: what it is, where it stands, and how much output it has. */
 function brief(s: SessionView) {
   return {
     id: s.id, name: s.name, status: s.status, reason: s.reason, foreground: s.foreground, command: s.command, cwd: s.cwd,
     exitCode: s.exitCode, signal: s.signal, error: s.error, createdAt: s.createdAt, endedAt: s.endedAt, logBytes: s.logBytes,
   };
-}
-
-async function waitWithin(ctx: ToolContext, extra: Extra, req: Omit<WaitRequest, 'timeoutMs'>, budget: number) {
-  const answer = await withProgress(extra, budget, `waiting for ${req.ids.join(', ')}`, ctx.client.wait({ ...req, timeoutMs: budget }));
-  const output = req.until?.startsWith('output:') === true;
-  return {
-    done: !answer.timedOut,
-    cursor: encodeCursor(answer, output),
-    results: answer.results.map(({ id, status, reached, exitCode, signal, reason, error, event, match, logOffset }) => ({
-      id, status, reached, exitCode, signal, reason, error, event, match, logOffset,
-    })),
-  };
-}
-
-/** The pages of a session's terminal output (optionally of one `--tty` job's run). */
-function sessionPages(client: Client, ref: string, job?: number): FetchPage {
-  return async (sinceOffset, limit) => {
-    const res = await client.sessions.logs(ref, { sinceOffset, limit, job });
-    const data = await readBody(res);
-    const p = pageInfo(res.headers);
-    return { data, offset: p.offset, nextOffset: p.nextOffset };
-  };
-}
-
-/** The pages of one captured stream of a job. */
-function jobPages(client: Client, id: string, stream: 'stdout' | 'stderr'): FetchPage {
-  return async (sinceOffset, limit) => {
-    const res = await client.jobs.output(id, { stream, sinceOffset, limit });
-    const data = await readBody(res);
-    const p = pageInfo(res.headers);
-    return { data, offset: p.offset, nextOffset: p.nextOffset };
-  };
-}
-
-/** The newest `max` bytes of a job's stream, and where the rest is. */
-async function streamTail(client: Client, job: JobView, stream: 'stdout' | 'stderr', max: number) {
-  const total = (stream === 'stdout' ? job.stdoutBytes : job.stderrBytes) ?? 0;
-  const page = await readPage(jobPages(client, job.id, stream), { sinceOffset: Math.max(0, total - max), maxBytes: max });
-  return { text: page.text, bytes: total, offset: page.offset, omittedBytes: page.offset, truncated: page.truncated };
 }
 
 /** Refuses to end the session this server runs in (or its job 1, which stands for it). */
@@ -190,7 +106,7 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
       timeoutMs: a.timeoutMs, idleTimeoutMs: a.idleTimeoutMs,
     });
     if (!a.wait) return { session: brief(s) };
-    const w = await waitWithin(ctx, extra, { ids: [s.id] }, a.budgetMs ?? DEFAULT_BUDGET_MS);
+    const w = await waitWithin(ctx.client, extra, { ids: [s.id] }, a.budgetMs ?? DEFAULT_BUDGET_MS);
     const session = brief((await client.sessions.inspect(s.id)).session);
     if (!w.done) return { done: false, cursor: w.cursor, session };
     const output = await readPage(sessionPages(client, s.id), { tailLines: 10_000, maxBytes: a.maxBytes ?? DEFAULT_MAX_BYTES });
@@ -214,7 +130,7 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
     const started = await client.jobs.exec(a.session, { command: a.command, argv: a.argv, timeoutMs: a.timeoutMs, stdin: a.stdin !== undefined });
     // The job reads it at its own pace; the upload ends with the text (EOF) or with the job.
     if (a.stdin !== undefined) void client.jobs.stdin(started.id, Readable.from([Buffer.from(a.stdin)]));
-    const w = await waitWithin(ctx, extra, { ids: [started.id] }, a.budgetMs ?? DEFAULT_BUDGET_MS);
+    const w = await waitWithin(ctx.client, extra, { ids: [started.id] }, a.budgetMs ?? DEFAULT_BUDGET_MS);
     if (!w.done) return { done: false, cursor: w.cursor, jobId: started.id, sessionId: started.sessionId, status: 'running' };
     const job = await client.jobs.get(started.id);
     const max = a.maxBytes ?? DEFAULT_MAX_BYTES;
@@ -328,7 +244,7 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
     const c = a.cursor === undefined ? null : decodeCursor(a.cursor);
     const output = a.until?.startsWith('output:') === true;
     const sinceOffset = a.sinceOffset ?? (output ? c?.sinceOffset ?? undefined : undefined);
-    return waitWithin(ctx, extra, { ids: a.ids, until: a.until, any: a.any, after: c?.after, sinceOffset }, a.budgetMs ?? DEFAULT_BUDGET_MS);
+    return waitWithin(ctx.client, extra, { ids: a.ids, until: a.until, any: a.any, after: c?.after, sinceOffset }, a.budgetMs ?? DEFAULT_BUDGET_MS);
   }));
 
   server.registerTool('kill', {

@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { alignedLength, readPage, type FetchPage } from '../../src/mcp/paging.js';
-import { decodeCursor, encodeCursor } from '../../src/mcp/tools.js';
+import { decodeCursor, encodeCursor } from '../../src/mcp/wait.js';
 import { AmuxError } from '../../src/errors.js';
 
 /** A log held in memory, paged as the daemon pages: absolute offsets, clamped to what is kept. */
