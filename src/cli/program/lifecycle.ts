@@ -1,0 +1,38 @@
+import type { Command } from 'commander';
+import { examples } from '../hints.js';
+import { durationOption } from '../parse.js';
+import { sessionArg, type Wiring } from './shared.js';
+
+/** Pausing and resuming sessions; pruning finished ones (README "Commands"). */
+export function addLifecycleCommands(program: Command, { setExit, client, router }: Wiring): void {
+  program
+    .command('pause')
+    .description('stop every process of the sessions (SIGSTOP); status paused')
+    .addArgument(sessionArg('<ids...>', 'session ids, names or prefixes'))
+    .addHelpText('after', examples(
+      ['amux pause build', 'SIGSTOP: it keeps its maxLive slot and refuses exec'],
+      ['amux pause build test', 'several at once'],
+    ))
+    .action(async (refs: string[]) => setExit(await (require('../commands/lifecycle.js') as typeof import('../commands/lifecycle.js')).pauseCommand(router(), refs, 'pause')));
+
+  program
+    .command('resume')
+    .description('continue every process of paused sessions (SIGCONT)')
+    .addArgument(sessionArg('<ids...>', 'session ids, names or prefixes'))
+    .addHelpText('after', examples(
+      ['amux resume build', 'SIGCONT: working again'],
+      ['amux resume $(amux ps -q --status paused)', 'every paused session'],
+    ))
+    .action(async (refs: string[]) => setExit(await (require('../commands/lifecycle.js') as typeof import('../commands/lifecycle.js')).pauseCommand(router(), refs, 'resume')));
+
+  program
+    .command('prune')
+    .description('remove finished sessions (tmux session and files; history rows stay); prints their ids')
+    .option('--older-than <dur>', 'only those that ended at least this long ago (default: all finished)', durationOption('--older-than'))
+    .option('--json', 'print the removed sessions as a JSON array')
+    .addHelpText('after', examples(
+      ['amux prune', 'remove every finished session'],
+      ['amux prune --older-than 1h', 'only those that ended over an hour ago'],
+    ))
+    .action(async (opts) => setExit(await (require('../commands/lifecycle.js') as typeof import('../commands/lifecycle.js')).pruneCommand(client(), opts)));
+}
