@@ -4,6 +4,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { AmuxHome, BIN } from '../helpers/amux.js';
+import { installed } from '../helpers/programs.js';
 
 /** PATH with this tree's bin/amux first: the scripts run `amux`, as an installed one would be. */
 const PATH = `${dirname(BIN)}:${process.env.PATH}`;
@@ -14,14 +15,6 @@ function shellEnv(home: string): NodeJS.ProcessEnv {
   return env;
 }
 
-function installed(shell: string): boolean {
-  try {
-    execFileSync('sh', ['-c', `command -v ${shell}`], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /**
  * Sources the bash script in a real bash and asks it, as bash's programmable completion does: each

@@ -1,19 +1,11 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { amuxHome, sleep } from '../helpers/amux.js';
+import { installed } from '../helpers/programs.js';
 
 /** Whether `program` is on PATH; a case whose program is missing is skipped, and says so. */
-function installed(program: string): boolean {
-  try {
-    execFileSync('sh', ['-c', `command -v ${program}`], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 interface Case {
   name: string;

@@ -1,18 +1,11 @@
 import { strict as assert } from 'node:assert';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { AmuxHome, BIN } from '../helpers/amux.js';
+import { installed } from '../helpers/programs.js';
 
-function hasScript(): boolean {
-  try {
-    execFileSync('script', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe('human tables (ADR 0023)', () => {
   const h = new AmuxHome();
@@ -35,7 +28,7 @@ describe('human tables (ADR 0023)', () => {
   }
 
   test('inspect on a terminal: a key/value table, then jobs and events; NO_COLOR leaves out every colour', (t) => {
-    if (!hasScript()) return t.skip('script (util-linux) is not installed: no way to give amux a terminal');
+    if (!installed('script')) return t.skip('script (util-linux) is not installed: no way to give amux a terminal');
     const text = onTty(['inspect', id], { NO_COLOR: '1' });
     assert.match(text, new RegExp(`^│ id +│ ${id} +│$`, 'm'));
     assert.match(text, /^│ name +│ tabled +│$/m);
@@ -54,7 +47,7 @@ describe('human tables (ADR 0023)', () => {
     const piped = JSON.parse(await h.ok(['inspect', id]));
     assert.equal(piped.session.id, id);
     assert.equal(piped.jobs.length, 1);
-    if (!hasScript()) return t.skip('script (util-linux) is not installed');
+    if (!installed('script')) return t.skip('script (util-linux) is not installed');
     assert.equal(JSON.parse(onTty(['inspect', id, '--json'], { NO_COLOR: '1' })).session.id, id);
   });
 

@@ -1,18 +1,10 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { amuxHome, sleep, type AmuxHome } from '../helpers/amux.js';
+import { installed } from '../helpers/programs.js';
 
 /** Whether python3 is on PATH (the paste REPL below is a Python program). */
-function hasPython(): boolean {
-  try {
-    execFileSync('python3', ['-c', '0'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** The REPL fixture that asks for bracketed paste (test/fixtures/paste_repl.py). */
 const PASTE_REPL = join(__dirname, '..', '..', '..', 'test', 'fixtures', 'paste_repl.py');
@@ -216,7 +208,7 @@ describe('send: receipts, --when idle, pastes', () => {
   });
 
   test('a 20-line paste reaches a REPL that asked for bracketed paste as one submission', async (t) => {
-    if (!hasPython()) return t.skip('python3 is not installed: the REPL of this test is a Python program');
+    if (!installed('python3')) return t.skip('python3 is not installed: the REPL of this test is a Python program');
     const lines = ['total = sum([', ...Array.from({ length: 18 }, (_, i) => `    ${i + 1},`), '])'];
     assert.equal(lines.length, 20);
     const text = `${lines.join('\n')}\nprint("total =", total)`;
