@@ -3,9 +3,10 @@ import { execFileSync, spawn } from 'node:child_process';
 import { request } from 'node:http';
 import { createServer } from 'node:net';
 import { after, describe, test } from 'node:test';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { amuxHome, BIN, sleep } from '../helpers/amux.js';
+import { installed } from '../helpers/programs.js';
 
 /** A TCP port free right now (the background server of a test binds it). */
 function freePort(): Promise<number> {
@@ -19,14 +20,6 @@ function freePort(): Promise<number> {
   });
 }
 
-function hasCurl(): boolean {
-  try {
-    execFileSync('curl', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe('amux exec: jobs in a shell session', () => {
   const h = amuxHome({ after });
@@ -261,7 +254,7 @@ describe('amux exec: jobs in a shell session', () => {
     const server = `node -e "require('http').createServer((q, r) => r.end('pong ' + q.url)).listen(${port}, '127.0.0.1')"`;
     const [bg] = (await h.ok(['exec', '-b', sh, '--', server])).split(' ');
     // In a subshell: a bare `exit` would end the session's shell.
-    const client = hasCurl()
+    const client = installed('curl')
       ? `(for i in $(seq 50); do curl -s http://127.0.0.1:${port}/ping && exit 0; sleep 0.1; done; exit 1)`
       : `(for i in $(seq 50); do node -e "require('http').get('http://127.0.0.1:${port}/ping', r => r.pipe(process.stdout)).on('error', () => process.exit(1))" && exit 0; sleep 0.1; done; exit 1)`;
     const r = await h.run(['exec', sh, '--', client]);
@@ -464,5 +457,35 @@ describe('amux exec: jobs in a shell session', () => {
     const fin = rec.events.find((e: { jobId: string; type: string }) => e.jobId === j.jobId && e.type === 'job_finished');
     assert.equal(fin.data.exitCode, 4);
     assert.equal(fin.data.status, 'failed');
+  });
+
+  test('the prepared capture of the next job (ADR 0026): taken by the next job; ended by the daemon when its shell is SIGKILLed', async () => {
+    const one = await h.ok(['run']);
+    await h.until(one, (x) => x.status === 'idle');
+    const next = join(h.home, 'sessions', one, 'jobs', 'next');
+    const readyPids = async () => {
+      for (let i = 0; i < 100; i++) {
+        const pids = existsSync(join(next, 'ready')) ? readFileSync(join(next, 'ready'), 'utf8').trim().split(' ').map(Number) : [];
+        if (pids.length === 2 && pids.every((p) => p > 0)) return pids;
+        await sleep(50);
+      }
+      throw new Error('no capture was prepared after a job');
+    };
+    assert.equal((await h.run(['exec', one, '--', 'echo first'])).stdout, 'first\n');
+    const taken = await readyPids();
+    const r = await h.run(['exec', one, '--', 'echo out; echo err >&2; (exit 3)']);
+    assert.deepEqual([r.code, r.stdout, r.stderr], [3, 'out\n', 'err\n']);
+    const [job] = JSON.parse(await h.ok(['jobs', one, '--json', '-n', '1']));
+    assert.ok(existsSync(join(h.home, 'sessions', one, 'jobs', String(job.seq), 'ready')), 'the job ran in the prepared directory');
+    const alive = (pids: number[]) => pids.filter((p) => existsSync(`/proc/${p}`) && !/\) Z /.test(readFileSync(`/proc/${p}/stat`, 'utf8')));
+    assert.deepEqual(alive(taken), [], 'the pipelines of the taken capture ended with their job');
+    // A shell killed without its EXIT trap leaves its new prepared capture to the daemon.
+    const left = await readyPids();
+    const helper = Number(readFileSync(`/proc/${left[0]}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]);
+    const shell = (await h.session(one)).pid;
+    process.kill(shell, 'SIGKILL');
+    await h.until(one, (x) => !['working', 'idle'].includes(x.status));
+    for (let i = 0; i < 100 && alive([...left, helper]).length > 0; i++) await sleep(50);
+    assert.deepEqual(alive([...left, helper]), [], 'the helper and its pipelines ended');
   });
 });

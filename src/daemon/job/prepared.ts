@@ -1,17 +1,18 @@
-import { closeSync, constants, openSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { closeSync, constants, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
 import { isAlive } from '../../process/process-table.js';
 
 /**
  * The capture a session's shell prepares ahead for its next foreground job (ADR 0026):
- * `jobs/next/` with FIFOs `o.fifo` and `e.fifo` that two waiting pipelines will read, and `ready`
- * naming those pipelines' pids once both run (the rcfile's `__amux_io_spare`).
+ * `jobs/next/` with FIFOs `o.fifo` and `e.fifo` that two pipelines read, held open by a helper
+ * (the rcfile's `__amux_io_spare`) that a line on `w.fifo` wakes, and `ready` naming the two
+ * pipelines once both run.
  */
 const NEXT = 'next';
-const FIFOS = ['o.fifo', 'e.fifo'];
+const WAKE = 'w.fifo';
 
-/** A capture being prepared is waited for this long: it is ready in ~20–30 ms, a capture opened by the job costs more. */
+/** A capture being prepared is waited for this long: it is ready ~60 ms after the job before it ended, here. */
 const WAIT_MS = 100;
 /** A `next` directory without `ready` this old was left by a preparation that failed. */
 const STALE_MS = 5000;
@@ -65,24 +66,31 @@ function preparedState(next: string): 'none' | 'preparing' | 'ready' | 'stale' {
 }
 
 /**
- * The session ended with a capture prepared and not taken: its pipelines end. The shell's EXIT
- * trap does the same; this covers a shell that could not run it (SIGKILL).
+ * The session ended with a capture prepared and not taken: its helper lets go and its pipelines
+ * end. The shell's EXIT trap does the same; this covers a shell that could not run it (SIGKILL).
  */
 export function releasePrepared(jobsDir: string): void {
   releaseCapture(join(jobsDir, NEXT));
 }
 
 /**
- * Lets the waiting pipelines of a prepared capture in `dir` end (handed to a job that never
- * started, or left by its session): a writer that opens and closes each FIFO gives the reader
- * waiting to open it an end of file. Nothing happens where no reader waits.
+ * Lets a prepared capture in `dir` end (handed to a job that never started, left by its session,
+ * or with a pipeline gone): a line on its helper's `w.fifo` wakes it, and with no job attached it
+ * lets go of the FIFOs, so that the pipelines read an end of file. Opened non-blocking: where no
+ * helper holds it (ENXIO) or there is none, nothing waits to be released.
  */
 export function releaseCapture(dir: string): void {
-  for (const f of FIFOS) {
-    try {
-      closeSync(openSync(join(dir, f), constants.O_WRONLY | constants.O_NONBLOCK));
-    } catch {
-      /* no reader waits (ENXIO), or there is no such FIFO */
-    }
+  let fd: number;
+  try {
+    fd = openSync(join(dir, WAKE), constants.O_WRONLY | constants.O_NONBLOCK);
+  } catch {
+    return;
+  }
+  try {
+    writeSync(fd, 'x\n');
+  } catch {
+    /* its buffer is full of earlier wake-ups: it is being woken anyway */
+  } finally {
+    closeSync(fd);
   }
 }
