@@ -1,11 +1,9 @@
 import type { Client, Stream } from '../../client/client.js';
-import { readBody } from '../../client/http.js';
-import { renderPlain } from '../../core/log-render.js';
-import { isTerminal } from '../../core/status.js';
 import { toAmuxError } from '../../errors.js';
 import type { SessionView } from '../../protocol/sessions.js';
 import { keepSelection, label, reduceInput, type Effect, type KeyInfo, type UiState } from './keys.js';
 import { visibleSessions } from './model.js';
+import { PreviewSource, type Preview } from './preview.js';
 
 /** The longest the list waits after a refresh before the next one: at most twice a second (README "amux top"). */
 export const REFRESH_MS = 500;
@@ -13,17 +11,8 @@ export const REFRESH_MS = 500;
 const EVENT_DEBOUNCE_MS = 60;
 /** After a selection change, the preview follows once the keys have stopped for this long. */
 const SELECT_DEBOUNCE_MS = 80;
-/** How much of a finished session's log the preview reads (its last lines). */
-const TAIL_BYTES = 32 * 1024;
 /** How long an action's note stays in the footer. */
 const NOTE_MS = 6000;
-
-/** What the preview shows: the selected session's screen (live), its log's last lines (finished), or a note. */
-export interface Preview {
-  id: string | null;
-  kind: 'screen' | 'log' | 'note';
-  text: string;
-}
 
 export interface TopSnapshot {
   /** Every session not removed, as the daemon answered (with `usage`). */
@@ -57,8 +46,8 @@ export class TopController {
   private stopped = false;
   private suspended = false;
   private noteTimer: NodeJS.Timeout | null = null;
-  /** The finished session whose log tail the preview holds, and the log size it was read at. */
-  private tailOf: { id: string; logBytes: number } | null = null;
+  /** The selected row's screen or log tail. */
+  private readonly previews: PreviewSource;
   private previewSeq = 0;
 
   constructor(
@@ -66,6 +55,7 @@ export class TopController {
     /** The daemon went away (the event stream ended and it does not answer): `top` ends, exit 3. */
     private readonly onGone: (why: string) => void,
   ) {
+    this.previews = new PreviewSource(client);
     this.snap = {
       sessions: [],
       rows: [],
@@ -246,28 +236,10 @@ export class TopController {
     if (this.suspended) return always ? this.set({}) : undefined;
     const seq = ++this.previewSeq;
     const s = this.snap.rows.find((r) => r.id === this.snap.ui.selectedId);
-    const show = (p: Preview) => {
-      if (seq === this.previewSeq && !this.stopped) this.set({ preview: p });
-      else if (always) this.set({});
-    };
-    if (!s) return show({ id: null, kind: 'note', text: this.snap.sessions.length ? 'no session matches the filter' : "no sessions yet: start one with 'amux run'" });
-    if (s.status === 'pending') return show({ id: s.id, kind: 'note', text: 'pending: waiting for a maxLive slot' });
-    try {
-      if (!isTerminal(s.status)) {
-        this.tailOf = null;
-        const { screen } = await this.client.sessions.screen(s.id);
-        return show({ id: s.id, kind: 'screen', text: screen });
-      }
-      if (this.tailOf?.id === s.id && this.tailOf.logBytes === s.logBytes && this.snap.preview.id === s.id) return always ? this.set({}) : undefined;
-      const res = await this.client.sessions.logs(s.id, { sinceOffset: Math.max(0, s.logBytes - TAIL_BYTES) });
-      const text = renderPlain((await readBody(res)).toString('utf8'));
-      this.tailOf = { id: s.id, logBytes: s.logBytes };
-      show({ id: s.id, kind: 'log', text });
-    } catch (err) {
-      const e = toAmuxError(err);
-      if (e.code === 'daemon_unreachable') return this.gone();
-      show({ id: s.id, kind: 'note', text: e.message });
-    }
+    const p = await this.previews.read(s, this.snap.sessions.length > 0, this.snap.preview.id);
+    if (p === 'gone') return this.gone();
+    if (p !== 'unchanged' && seq === this.previewSeq && !this.stopped) this.set({ preview: p });
+    else if (always) this.set({});
   }
 
   /** The event stream: any event may change a row, so each burst brings one list read. */
