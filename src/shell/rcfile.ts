@@ -56,9 +56,12 @@ __amux_prep=
 # The pipelines are not children of the shell (they run in the background), so a bare \`wait\` in a job
 # does not wait for them; each writes one byte to the sync pipe $__amux_sync when it has drained,
 # and __amux_io_close reads both. They ignore the signals that end a job, to drain what it wrote.
+# Both capture paths run these two programs: tee to the pane (its path follows), split into the ring.
+__amux_tee=(tee -a --output-error=warn --)
+__amux_split=(split -b ${spec.streamChunkBytes} -a 6 -d --filter=${q(spec.streamFilter)} -)
 # __amux_io_pipe DIR PREFIX BYTE: one such pipeline, reading its stdin; fd 4 is the pane, fd 5 the sync pipe.
 __amux_io_pipe() {
-  { trap '' INT TERM HUP; cd -- "$1" && tee -a --output-error=warn -- /dev/fd/4 | SHELL=/bin/sh split -b ${spec.streamChunkBytes} -a 6 -d --filter=${q(spec.streamFilter)} - "$2."; printf "$3" >&5; }
+  { trap '' INT TERM HUP; cd -- "$1" && "\${__amux_tee[@]}" /dev/fd/4 | SHELL=/bin/sh "\${__amux_split[@]}" "$2."; printf "$3" >&5; }
 }
 # A capture opened now, in directory $1 (made by the daemon).
 __amux_io_open() {
@@ -93,9 +96,9 @@ __amux_io_spare() {
   local o e w ko ke ks t1 t2
   # Held from before the pipelines start, so that their tee opens the FIFOs at once (and waits in read()).
   exec {w}<>w.fifo {ko}<>o.fifo {ke}<>e.fifo {t1}>&1 {t2}>&2 </dev/null
-  __amux_io_ign tee -a --output-error=warn -- "/dev/fd/$t1" <o.fifo {w}>&- {ko}>&- {ke}>&- {t2}>&- | SHELL=/bin/sh __amux_io_ign split -b ${spec.streamChunkBytes} -a 6 -d --filter=${q(spec.streamFilter)} - out. {w}>&- {ko}>&- {ke}>&- {t1}>&- {t2}>&- &
+  __amux_io_ign "\${__amux_tee[@]}" "/dev/fd/$t1" <o.fifo {w}>&- {ko}>&- {ke}>&- {t2}>&- | SHELL=/bin/sh __amux_io_ign "\${__amux_split[@]}" out. {w}>&- {ko}>&- {ke}>&- {t1}>&- {t2}>&- &
   o=$!
-  __amux_io_ign tee -a --output-error=warn -- "/dev/fd/$t2" <e.fifo {w}>&- {ko}>&- {ke}>&- {t1}>&- | SHELL=/bin/sh __amux_io_ign split -b ${spec.streamChunkBytes} -a 6 -d --filter=${q(spec.streamFilter)} - err. {w}>&- {ko}>&- {ke}>&- {t1}>&- {t2}>&- &
+  __amux_io_ign "\${__amux_tee[@]}" "/dev/fd/$t2" <e.fifo {w}>&- {ko}>&- {ke}>&- {t1}>&- | SHELL=/bin/sh __amux_io_ign "\${__amux_split[@]}" err. {w}>&- {ko}>&- {ke}>&- {t1}>&- {t2}>&- &
   e=$!
   exec {ks}<>s.fifo {t1}>&- {t2}>&-
   printf '%s %s\\n' "$o" "$e" > ready

@@ -1,9 +1,10 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { connect } from 'node:net';
 import { userInfo } from 'node:os';
 import { dirname, join } from 'node:path';
 import { AmuxHome, BIN } from './amux.js';
+import { freePort } from './net.js';
 
 /**
  * Private OpenSSH servers for the remote-host tests (README "Remote hosts"): each is one "host",
@@ -32,16 +33,6 @@ export function sshdUnavailable(): string | null {
   return null;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 /** One test run's keys and client config; `host()` starts an sshd. */
 export class SshLab {
@@ -201,7 +192,7 @@ export class SshLab {
 
 function accepts(port: number): Promise<boolean> {
   return new Promise((resolve) => {
-    const s = require('node:net').connect(port, '127.0.0.1');
+    const s = connect(port, '127.0.0.1');
     s.once('connect', () => {
       s.destroy();
       resolve(true);

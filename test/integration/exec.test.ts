@@ -1,24 +1,13 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
 import { request } from 'node:http';
-import { createServer } from 'node:net';
 import { after, describe, test } from 'node:test';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { amuxHome, BIN, sleep } from '../helpers/amux.js';
 import { installed } from '../helpers/programs.js';
+import { freePort } from '../helpers/net.js';
 
-/** A TCP port free right now (the background server of a test binds it). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 
 describe('amux exec: jobs in a shell session', () => {
