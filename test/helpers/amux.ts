@@ -1,6 +1,6 @@
 import { spawn, execFileSync } from 'node:child_process';
 import { request } from 'node:http';
-import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TestContext } from 'node:test';
 
@@ -156,7 +156,32 @@ export class AmuxHome {
       /* already gone */
     }
     rmSync(doomed, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+    // A daemon that a command of the test autostarted while this cleanup ran had no daemon.pid yet
+    // to be killed by: found by its AMUX_HOME, it would otherwise outlive the test.
+    for (const pid of daemonsOf(this.home)) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        /* gone meanwhile */
+      }
+    }
   }
+}
+
+/** The pids of amux daemons running with AMUX_HOME=`home` (from /proc). */
+function daemonsOf(home: string): number[] {
+  const mark = `AMUX_HOME=${home}\0`;
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (!readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('amuxd')) continue;
+      if (`${readFileSync(`/proc/${entry}/environ`, 'utf8')}\0`.includes(mark)) found.push(Number(entry));
+    } catch {
+      /* gone, or not ours to read */
+    }
+  }
+  return found;
 }
 
 /** A fresh AmuxHome cleaned up when the test (or suite) ends, pass or fail. */
