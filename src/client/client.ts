@@ -33,11 +33,16 @@ export class Client {
    * only says where the SSH connection's socket goes. `deadlineMs`: the answer deadline of short
    * requests, instead of AMUX_CLIENT_TIMEOUT.
    */
-  constructor(paths?: AmuxPaths, autostart = true, remote?: Remote, deadlineMs?: number) {
-    this.conn = new Connection(paths, autostart, remote, deadlineMs);
+  constructor(paths?: AmuxPaths | Connection, autostart = true, remote?: Remote, deadlineMs?: number) {
+    this.conn = paths instanceof Connection ? paths : new Connection(paths, autostart, remote, deadlineMs);
     this.sessions = new Sessions(this.conn);
     this.jobs = new Jobs(this.conn);
     this.events = new Events(this.conn);
+  }
+
+  /** This client with each request it makes closed when `signal` aborts (it then fails); see `Connection.withSignal`. */
+  withSignal(signal: AbortSignal): Client {
+    return new Client(this.conn.withSignal(signal));
   }
 
   get paths(): AmuxPaths {

@@ -1,9 +1,13 @@
 import { readFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { parseDuration } from '../core/duration.js';
 import { AmuxError } from '../errors.js';
 import { amuxPaths, MAX_SOCKET_PATH, type AmuxPaths } from '../paths.js';
 import { API_VERSION, API_VERSION_HEADER, pathOf, type Route } from '../protocol/routes.js';
 import { errorFrom, isNotRunning, NoAnswerError, readBody, send, type Dialer, type Response } from './http.js';
+
+/** What a request aborted by its caller's signal fails with (an MCP call cancelled, its client gone). */
+export const ABORTED = 'the request was cancelled';
 
 /** A daemon on another machine (client/ssh.ts; README "Remote hosts"). */
 export interface Remote extends Dialer {
@@ -34,6 +38,8 @@ function deadline(): number {
 /** Requests to the daemon over its socket, starting the daemon when it is not running (client.ts types them). */
 export class Connection {
   readonly paths: AmuxPaths;
+  /** When set (see `withSignal`), every request's connection is closed when it aborts. */
+  private signal?: AbortSignal;
 
   /** `deadlineMs`: how long a short request waits for an answer, instead of AMUX_CLIENT_TIMEOUT. */
   constructor(paths: AmuxPaths = amuxPaths(), private readonly autostart = true, readonly remote?: Remote, private readonly deadlineMs?: number) {
@@ -43,14 +49,44 @@ export class Connection {
     }
   }
 
+  /**
+   * This connection with every request closed when `signal` aborts, before or after its answer's
+   * head: the daemon then sees its client leave (a held send is not typed, a wait ends).
+   */
+  withSignal(signal: AbortSignal): Connection {
+    const c = Object.create(this) as Connection;
+    c.signal = signal;
+    return c;
+  }
+
   /** A raw response (2xx), for streams. Errors become AmuxError. */
   async raw(route: Route, call: Call = {}): Promise<Response> {
+    if (this.signal) return this.abortable(this.signal, route, call);
+    return this.request(route, call, this.remote ?? this.paths.socket);
+  }
+
+  private async abortable(signal: AbortSignal, route: Route, call: Call): Promise<Response> {
+    if (signal.aborted) throw new AmuxError('operation_failed', ABORTED);
+    const target = this.remote ?? this.paths.socket;
+    const dialer: Dialer = {
+      open: () => {
+        const socket = typeof target === 'string' ? connect(target) : target.open();
+        const abort = () => socket.destroy(new AmuxError('operation_failed', ABORTED));
+        signal.addEventListener('abort', abort, { once: true });
+        socket.once('close', () => signal.removeEventListener('abort', abort));
+        return socket;
+      },
+    };
+    return this.request(route, call, dialer);
+  }
+
+  private async request(route: Route, call: Call, target: string | Dialer): Promise<Response> {
     const path = pathOf(route, call.params, call.query);
     const deadlineMs = call.long ? undefined : (this.deadlineMs ?? deadline());
     let res: Response;
     if (this.remote) {
       // The far side's dial-stdio starts its daemon when needed (ADR 0024).
-      res = await send(this.remote, route.method, path, call.body, deadlineMs, call.upload).catch((e) => {
+      res = await send(target, route.method, path, call.body, deadlineMs, call.upload).catch((e) => {
         if (e instanceof NoAnswerError) throw this.noAnswer(deadlineMs!);
         throw isNotRunning(e) ? new AmuxError('daemon_unreachable', `${this.remote!.url}: the amux daemon there closed the connection without an answer; see its daemon.log`) : e;
       });
@@ -64,7 +100,7 @@ export class Connection {
       return res;
     }
     try {
-      res = await send(this.paths.socket, route.method, path, call.body, deadlineMs, call.upload);
+      res = await send(target, route.method, path, call.body, deadlineMs, call.upload);
     } catch (err) {
       if (err instanceof NoAnswerError) throw this.noAnswer(deadlineMs!);
       if (!isNotRunning(err)) throw err;
@@ -72,7 +108,7 @@ export class Connection {
       // Loaded only here: it brings child_process, which a running daemon's callers never need.
       const { launchDaemon } = require('./launcher.js') as typeof import('./launcher.js');
       await launchDaemon(this.paths);
-      res = await send(this.paths.socket, route.method, path, call.body, deadlineMs, call.upload).catch((e) => {
+      res = await send(target, route.method, path, call.body, deadlineMs, call.upload).catch((e) => {
         if (e instanceof NoAnswerError) throw this.noAnswer(deadlineMs!);
         throw isNotRunning(e) ? new AmuxError('daemon_unreachable', `the amux daemon did not answer after starting; see ${this.paths.daemonLog}`) : e;
       });

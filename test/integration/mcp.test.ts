@@ -19,10 +19,21 @@ async function connect(h: AmuxHome, env: Record<string, string> = {}): Promise<C
   return client;
 }
 
+/** Puts each output text back where its `textIn` points (README "Agents": the bulk is sent once, in a content block of its own). */
+function withTexts(value: any, content: { type: string; text?: string }[]): any {
+  if (Array.isArray(value)) return value.map((v) => withTexts(v, content));
+  if (value === null || typeof value !== 'object') return value;
+  const out: any = {};
+  for (const [k, v] of Object.entries(value)) out[k] = withTexts(v, content);
+  const m = typeof value.textIn === 'string' ? /^content\[(\d+)\]$/.exec(value.textIn) : null;
+  if (m) out.text = content[Number(m[1])]!.text;
+  return out;
+}
+
 async function call(c: Client, name: string, args: Record<string, unknown>, opts: { onprogress?: (p: unknown) => void } = {}): Promise<any> {
   const r = await c.callTool({ name, arguments: args }, undefined, { timeout: 120_000, ...opts });
   if (r.isError) throw new Error(`tool ${name} failed: ${JSON.stringify(r.content)}`);
-  return r.structuredContent;
+  return withTexts(r.structuredContent, r.content as { type: string; text?: string }[]);
 }
 
 /** A shell session started through the MCP server, at its prompt. */
@@ -228,7 +239,8 @@ describe('amux mcp', () => {
     const shell = await call(c, 'run', {});
     assert.match(await callError(c, 'read_output', { target: shell.session.id, stream: 'stdout' }), /stream is for job ids.*invalid_argument/);
     assert.match(await callError(c, 'send', { session: shell.session.id }), /either text or keys/);
-    assert.match(await callError(c, 'budget', {}), /budget/i);
+    // An unknown tool is a protocol error (-32602), not a tool's.
+    await assert.rejects(c.callTool({ name: 'budget', arguments: {} }), (e: any) => e.code === -32602 && /no tool 'budget'/.test(e.message));
     await call(c, 'kill', { target: shell.session.id });
   });
 });

@@ -1,0 +1,85 @@
+import { z } from 'zod';
+import { SESSION_STATUSES } from '../core/status.js';
+import { DEFAULT_MAX_BYTES, MAX_MAX_BYTES } from './paging.js';
+import { DEFAULT_BUDGET_MS, MAX_BUDGET_MS } from './wait.js';
+
+/*
+ * The schemas of amux's MCP tools (README "Agents"): strict inputs (an unknown key is refused, naming
+ * it) and the outputs their `structuredContent` conforms to. Records of the API are open objects
+ * here: their fields are README "API"'s.
+ */
+
+export const budgetMs = z.number().int().min(0).max(MAX_BUDGET_MS).optional()
+  .describe(`the longest this call may block, in ms (default ${DEFAULT_BUDGET_MS}, max ${MAX_BUDGET_MS}); when it runs out the answer has done: false and a cursor: call wait with it`);
+export const maxBytes = z.number().int().min(1).max(MAX_MAX_BYTES).optional()
+  .describe(`at most this many bytes of output in the answer (default ${DEFAULT_MAX_BYTES})`);
+export const sessionRef = z.string().min(1).describe('a session id, name or unique id prefix');
+export const command = z.string().min(1).optional().describe('a shell command line, run by bash (pipes, &&, globs work)');
+export const argv = z.array(z.string()).min(1).optional().describe('an exact argv instead of command: each word is passed literally');
+export const untilText = z.string().optional()
+  .describe("what to wait for: 'exited' (default; sessions and jobs), 'idle' (waiting for input), 'working', or 'output:REGEX' (a match in the plain-text output, or on the screen); answered at once when it already holds");
+export const sessionStatuses = z.array(z.enum(SESSION_STATUSES));
+
+const nullableString = z.string().nullable();
+const nullableInt = z.number().int().nullable();
+
+/** A session as the tools answer it (`brief` in tools.ts). */
+export const sessionOut = z.looseObject({
+  id: z.string(), name: nullableString, status: z.string(), reason: nullableString, foreground: nullableString, command: nullableString,
+  cwd: z.string(), exitCode: nullableInt, signal: nullableString, error: nullableString, createdAt: z.string(), endedAt: nullableString,
+  logBytes: z.number(),
+});
+/** A job record (README "API": jobs). */
+export const jobOut = z.looseObject({ id: z.string(), sessionId: z.string(), seq: z.number().int(), status: z.string(), exitCode: nullableInt });
+const record = z.looseObject({});
+
+/**
+ * Where the output text of an answer is: its own text content block, not `structuredContent`, so
+ * that a page goes over the wire once (README "Agents").
+ */
+export const textIn = z.string().describe("where this output's text is: 'content[N]', the N-th content block of the answer");
+
+/** A page of output without its text (that is in a content block of its own). */
+export const pageOut = z.object({
+  textIn,
+  encoding: z.enum(['utf8', 'base64']),
+  offset: z.number().int(), nextOffset: z.number().int(), truncated: z.boolean(), skippedBytes: z.number().int(),
+});
+/** The newest bytes of a job stream (exec), without their text. */
+export const tailOut = z.object({
+  textIn, bytes: z.number().int(), offset: z.number().int(), omittedBytes: z.number().int(), truncated: z.boolean(),
+});
+
+const waitResult = z.object({
+  id: z.string(), status: z.string(), reached: z.boolean(), exitCode: nullableInt, signal: nullableString, reason: nullableString,
+  error: nullableString, event: record.nullable(), match: nullableString, logOffset: nullableInt,
+});
+export const waitOut = z.object({ done: z.boolean(), cursor: z.string(), results: z.array(waitResult) });
+
+const done = z.boolean().describe('false: budgetMs ran out first (call wait with cursor); true: finished');
+const cursor = z.string().optional().describe('with done: false, pass to wait to go on without missing a change');
+
+export const runOut = z.object({
+  done: done.optional(), cursor, session: sessionOut, exitCode: nullableInt.optional(), output: pageOut.optional(),
+});
+export const execOut = z.object({
+  done, cursor, jobId: z.string(), sessionId: z.string(), status: z.string(), exitCode: nullableInt.optional(),
+  signal: nullableString.optional(), error: nullableString.optional(), durationMs: z.number().optional(),
+  stdout: tailOut.optional(), stderr: tailOut.optional(),
+  stdin: z.object({
+    bytes: z.number().int().describe('bytes of stdin the job took'), of: z.number().int().describe('bytes given'),
+    eof: z.boolean().describe('the job got all of it and then EOF'), note: z.string().optional(),
+  }).optional(),
+});
+export const listOut = z.object({ sessions: z.array(sessionOut) });
+export const inspectOut = z.looseObject({ session: record, jobs: z.array(record), events: z.array(record), lastOutput: nullableString });
+export const readOutputOut = pageOut.extend({ target: z.string(), stream: z.enum(['stdout', 'stderr']).optional() });
+export const screenOut = z.object({ screen: z.string() });
+export const sendOut = z.object({
+  delivered: z.boolean(), cursor: z.string().describe("'e<eventId>': wait with it (until idle) for the reply, or, when not delivered, from here on"),
+  offset: z.number().int().optional(), eventId: z.number().int().optional(), heldMs: z.number().optional(), pasted: z.boolean().optional(),
+  session: sessionOut.optional(), message: z.string().optional(),
+});
+export const killOut = z.object({ session: sessionOut.optional(), job: jobOut.optional() });
+export const removeOut = z.object({ session: sessionOut });
+export const jobsOut = z.object({ jobs: z.array(jobOut) });

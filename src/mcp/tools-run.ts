@@ -1,0 +1,106 @@
+import { Readable } from 'node:stream';
+import { z } from 'zod';
+import type { Client } from '../client/client.js';
+import type { StdinAnswer } from '../protocol/jobs.js';
+import { toAmuxError } from '../errors.js';
+import { brief, type ToolContext } from './context.js';
+import { DEFAULT_MAX_BYTES, readPage } from './paging.js';
+import { argv, budgetMs, command, execOut, maxBytes, runOut, sessionRef } from './schemas.js';
+import { sessionPages, streamTail } from './sources.js';
+import { defineTool, type ToolSpec } from './toolkit.js';
+import { DEFAULT_BUDGET_MS, waitWithin } from './wait.js';
+
+/* The tools that start things: `run` (a session) and `exec` (a job in a session's shell). README "Agents". */
+
+const destructive = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false };
+
+/**
+ * Feeds `text` to a job's stdin; never fails: a job that ended before reading it all (or before it
+ * began) is an answer, not an error (README "Agents": exec). Stops when `signal` aborts.
+ */
+async function feedStdin(client: Client, jobId: string, text: string, signal: AbortSignal) {
+  const given = Buffer.from(text);
+  let answer: StdinAnswer | null;
+  let note: string | undefined;
+  try {
+    answer = await client.jobs.stdin(jobId, Readable.from([given]), signal);
+  } catch (err) {
+    answer = null;
+    note = toAmuxError(err).message;
+  }
+  const bytes = answer?.bytes ?? 0;
+  const eof = answer?.eof === true && bytes === given.length;
+  return { bytes, of: given.length, eof, ...(eof ? {} : { note: note ?? 'the job ended before it read all of its stdin' }) };
+}
+
+export function runTools(ctx: ToolContext): ToolSpec[] {
+  return [
+    defineTool({
+      name: 'run',
+      title: 'Start a session',
+      description: 'Start a command (or, with neither command nor argv, an interactive bash) as a new amux session in tmux. '
+        + 'With wait: true, block until it exits or budgetMs runs out; a finished run answers its exit code and the tail of its output. '
+        + 'Otherwise answer at once with the session id: then use wait, read_output, send.',
+      input: z.strictObject({
+        command, argv,
+        name: z.string().optional().describe('a unique name to refer to the session by'),
+        cwd: z.string().optional().describe("absolute working directory (default: this server's; on a remote host, its HOME)"),
+        env: z.record(z.string(), z.string()).optional().describe("variables added to this server's environment"),
+        wait: z.boolean().optional().describe('block until it exits (within budgetMs)'),
+        timeoutMs: z.number().int().positive().optional().describe('expire the session after this long'),
+        idleTimeoutMs: z.number().int().positive().optional().describe('expire the session after this long without output'),
+        budgetMs, maxBytes,
+      }),
+      output: runOut,
+      annotations: destructive,
+      async run(a, { client, extra, text }) {
+        const s = await client.sessions.create({
+          command: a.command, argv: a.argv, name: a.name,
+          // Served from another machine (amux --host … mcp): its directory and environment there (README "Remote hosts").
+          ...(client.remote ? { cwd: a.cwd, env: a.env, hostEnv: true } : { cwd: a.cwd ?? ctx.cwd, env: { ...ctx.env, ...a.env } }),
+          timeoutMs: a.timeoutMs, idleTimeoutMs: a.idleTimeoutMs,
+        });
+        if (!a.wait) return { session: brief(s) };
+        const w = await waitWithin(client, extra, { ids: [s.id] }, a.budgetMs ?? DEFAULT_BUDGET_MS);
+        const session = brief((await client.sessions.inspect(s.id)).session);
+        if (!w.done) return { done: false, cursor: w.cursor, session };
+        const { text: out, ...page } = await readPage(sessionPages(client, s.id), { tailLines: 10_000, maxBytes: a.maxBytes ?? DEFAULT_MAX_BYTES });
+        return { done: true, session, exitCode: session.exitCode, output: { textIn: text(out), ...page } };
+      },
+    }),
+
+    defineTool({
+      name: 'exec',
+      title: 'Run a job in a session',
+      description: "Run a command in a live session's shell as a job with separate stdout and stderr (exact exit code, no markers on screen), "
+        + 'and block until it ends or budgetMs runs out. Answers the exit code and at most maxBytes of each stream (the newest; '
+        + 'omittedBytes says how much came before: read_output with the jobId and stream pages through it); their text is in content blocks of their own (textIn). '
+        + 'With stdin, stdin says how much of it the job took. When the budget runs out: done: false with the jobId; call wait with [jobId] and the cursor.',
+      input: z.strictObject({
+        session: sessionRef, command, argv,
+        stdin: z.string().optional().describe("text for the job's stdin, then EOF (without it, the job reads the terminal)"),
+        timeoutMs: z.number().int().positive().optional().describe('kill the job after this long (it then ends killed, exit code 124)'),
+        budgetMs, maxBytes,
+      }),
+      output: execOut,
+      annotations: destructive,
+      async run(a, { client, extra, text }) {
+        const started = await client.jobs.exec(a.session, { command: a.command, argv: a.argv, timeoutMs: a.timeoutMs, stdin: a.stdin !== undefined });
+        // The job reads it at its own pace; the upload ends with the text (EOF), with the job, or when this server's client leaves.
+        const fed = a.stdin === undefined ? null : feedStdin(client, started.id, a.stdin, AbortSignal.any([extra.signal, ctx.closing]));
+        const w = await waitWithin(client, extra, { ids: [started.id] }, a.budgetMs ?? DEFAULT_BUDGET_MS);
+        if (!w.done) return { done: false, cursor: w.cursor, jobId: started.id, sessionId: started.sessionId, status: 'running' };
+        const job = await client.jobs.get(started.id);
+        const max = a.maxBytes ?? DEFAULT_MAX_BYTES;
+        const tail = async (stream: 'stdout' | 'stderr') => {
+          const { text: out, ...rest } = await streamTail(client, job, stream, max);
+          return { textIn: text(out), ...rest };
+        };
+        return {
+          done: true, jobId: job.id, sessionId: job.sessionId, status: job.status, exitCode: job.exitCode, signal: job.signal, error: job.error,
+          durationMs: job.durationMs, stdout: await tail('stdout'), stderr: await tail('stderr'), ...(fed ? { stdin: await fed } : {}),
+        };
+      },
+    }),
+  ];
+}
