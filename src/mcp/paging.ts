@@ -58,6 +58,27 @@ export function alignedLength(page: RawPage): number {
   return end > 0 ? end : data.length;
 }
 
+/**
+ * A page within `maxBytes`. For a small `maxBytes` the daemon answers more: a page that starts with
+ * what may be one of amux's job markers runs up to MAX_MARK bytes further, and a marker in it is
+ * removed, so that its bytes are no longer its offsets'. Such a page is cut at `maxBytes` when the
+ * bytes read from there on are the rest of it (no marker before the cut), or else read again from
+ * after a marker at its start; failing both it is answered whole.
+ */
+export async function withinBudget(fetch: FetchPage, page: RawPage, maxBytes: number): Promise<RawPage> {
+  if (page.data.length <= maxBytes) return page;
+  const head = (p: RawPage): RawPage => (p.data.length <= maxBytes ? p : { data: p.data.subarray(0, maxBytes), offset: p.offset, nextOffset: p.offset + maxBytes });
+  if (page.nextOffset - page.offset === page.data.length) return head(page);
+  const continues = (p: RawPage, from: number, rest: Buffer) => p.offset === from && p.data.length > 0 && rest.subarray(0, p.data.length).equals(p.data.subarray(0, rest.length));
+  const probe = await fetch(page.offset + maxBytes, maxBytes);
+  if (continues(probe, page.offset + maxBytes, page.data.subarray(maxBytes))) return head(page);
+  // The bytes between page.offset and `after` were a marker: nothing visible is skipped.
+  const after = page.nextOffset - page.data.length;
+  const again = await fetch(after, maxBytes);
+  if (continues(again, after, page.data) && again.nextOffset - again.offset === again.data.length) return { ...head(again), offset: page.offset };
+  return page;
+}
+
 function encode(data: Buffer, raw: boolean): { text: string; encoding: 'utf8' | 'base64' } {
   if (!raw) return { text: renderPlain(data.toString('utf8')), encoding: 'utf8' };
   return isUtf8(data) ? { text: data.toString('utf8'), encoding: 'utf8' } : { text: data.toString('base64'), encoding: 'base64' };
@@ -74,13 +95,13 @@ export async function readPage(fetch: FetchPage, q: { sinceOffset?: number; maxB
   if (q.tailLines !== undefined) {
     const end = (await fetch(Number.MAX_SAFE_INTEGER, 0)).offset;
     const from = Math.max(q.sinceOffset ?? 0, end - maxBytes);
-    const page = await fetch(from, maxBytes);
+    const page = await withinBudget(fetch, await fetch(from, maxBytes), maxBytes);
     const { text, encoding } = encode(page.data, raw);
     const lines = encoding === 'utf8' ? tailLines(text, q.tailLines) : text;
     return { text: lines, encoding, offset: page.offset, nextOffset: page.nextOffset, truncated: false, skippedBytes: page.offset - (q.sinceOffset ?? 0) };
   }
   const since = q.sinceOffset ?? 0;
-  const page = await fetch(since, maxBytes);
+  const page = await withinBudget(fetch, await fetch(since, maxBytes), maxBytes);
   const full = page.nextOffset - page.offset >= maxBytes;
   const length = full ? alignedLength(page) : page.data.length;
   const data = page.data.subarray(0, length);

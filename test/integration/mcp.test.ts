@@ -3,51 +3,10 @@ import { randomBytes } from 'node:crypto';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { amuxHome, BIN, type AmuxHome } from '../helpers/amux.js';
-
-/** `amux mcp` driven by the SDK's own client over stdio, against the test's daemon and tmux. */
-async function connect(h: AmuxHome, env: Record<string, string> = {}): Promise<Client> {
-  const base = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined && e[0] !== 'NODE_EXTRA_CA_CERTS'));
-  const transport = new StdioClientTransport({
-    command: process.execPath, args: [BIN, 'mcp'], env: { ...base, AMUX_HOME: h.home, NO_COLOR: '1', ...env }, stderr: 'pipe',
-  });
-  const client = new Client({ name: 'amux-test', version: '1.0.0' });
-  await client.connect(transport);
-  return client;
-}
-
-/** Puts each output text back where its `textIn` points (README "Agents": the bulk is sent once, in a content block of its own). */
-function withTexts(value: any, content: { type: string; text?: string }[]): any {
-  if (Array.isArray(value)) return value.map((v) => withTexts(v, content));
-  if (value === null || typeof value !== 'object') return value;
-  const out: any = {};
-  for (const [k, v] of Object.entries(value)) out[k] = withTexts(v, content);
-  const m = typeof value.textIn === 'string' ? /^content\[(\d+)\]$/.exec(value.textIn) : null;
-  if (m) out.text = content[Number(m[1])]!.text;
-  return out;
-}
-
-async function call(c: Client, name: string, args: Record<string, unknown>, opts: { onprogress?: (p: unknown) => void } = {}): Promise<any> {
-  const r = await c.callTool({ name, arguments: args }, undefined, { timeout: 120_000, ...opts });
-  if (r.isError) throw new Error(`tool ${name} failed: ${JSON.stringify(r.content)}`);
-  return withTexts(r.structuredContent, r.content as { type: string; text?: string }[]);
-}
-
-/** A shell session started through the MCP server, at its prompt. */
-async function idleShell(c: Client): Promise<string> {
-  const shell = await call(c, 'run', {});
-  await call(c, 'wait', { ids: [shell.session.id], until: 'idle', budgetMs: 30_000 });
-  return shell.session.id as string;
-}
-
-async function callError(c: Client, name: string, args: Record<string, unknown>): Promise<string> {
-  const r = await c.callTool({ name, arguments: args }, undefined, { timeout: 60_000 });
-  assert.equal(r.isError, true, `${name} ${JSON.stringify(args)} should fail: ${JSON.stringify(r.content)}`);
-  return (r.content as { text: string }[])[0]!.text;
-}
+import { amuxHome } from '../helpers/amux.js';
+import { call, callError, connect, idleShell } from '../helpers/mcp.js';
 
 describe('amux mcp', () => {
   const h = amuxHome({ after });

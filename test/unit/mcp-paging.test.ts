@@ -83,3 +83,34 @@ describe('wait cursors', () => {
     assert.throws(() => decodeCursor('41'), (e: unknown) => e instanceof AmuxError && e.code === 'invalid_argument');
   });
 });
+
+describe('read_output within a small maxBytes around a removed marker', () => {
+  /** A log with an invisible marker of `mark` bytes at `at`, paged as the daemon pages: a page starting in it runs MAX_MARK further. */
+  function markedLog(visible: Buffer, at: number, mark: number): FetchPage {
+    return async (since, limit) => {
+      const extend = since >= at && since < at + mark;
+      const end = Math.min(visible.length + mark, since + limit + (extend ? 96 : 0));
+      const data: Buffer[] = [];
+      for (let o = since; o < end; o++) if (o < at || o >= at + mark) data.push(visible.subarray(o < at ? o : o - mark, (o < at ? o : o - mark) + 1));
+      return { data: Buffer.concat(data), offset: since, nextOffset: end };
+    };
+  }
+
+  test('no page is longer than maxBytes, and the pages put together are the whole', async () => {
+    const visible = Buffer.from('abcdefghijklmnopqrstuvwxyz0123456789');
+    for (const maxBytes of [1, 2, 5, 11]) {
+      const fetch = markedLog(visible, 4, 40);
+      let since = 0;
+      let text = '';
+      for (let i = 0; i < 500; i++) {
+        const p = await readPage(fetch, { sinceOffset: since, maxBytes, raw: true });
+        assert.ok(Buffer.byteLength(p.text) <= maxBytes, `maxBytes ${maxBytes}: ${JSON.stringify(p)}`);
+        assert.equal(p.skippedBytes, 0);
+        text += p.text;
+        since = p.nextOffset;
+        if (!p.truncated) break;
+      }
+      assert.equal(text, visible.toString(), `maxBytes ${maxBytes}`);
+    }
+  });
+});
