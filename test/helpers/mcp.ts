@@ -1,8 +1,30 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { readdirSync, readlinkSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { BIN, type AmuxHome } from './amux.js';
+import { BIN, sleep, type AmuxHome } from './amux.js';
+
+/** How many sockets the process holds (its daemon connections, besides none at rest). */
+export function sockets(pid: number): number {
+  let n = 0;
+  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+    try {
+      if (readlinkSync(`/proc/${pid}/fd/${fd}`).startsWith('socket:')) n++;
+    } catch {
+      /* closed meanwhile */
+    }
+  }
+  return n;
+}
+
+export async function until(what: string, predicate: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await predicate())) {
+    if (Date.now() > deadline) throw new Error(`not within ${timeoutMs} ms: ${what}`);
+    await sleep(100);
+  }
+}
 
 /** The environment `amux mcp` runs with in tests: the test's, its AMUX_HOME, and `env`. */
 export function mcpEnv(h: AmuxHome, env: Record<string, string> = {}): Record<string, string> {

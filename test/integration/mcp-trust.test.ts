@@ -1,36 +1,14 @@
 import assert from 'node:assert/strict';
-import { readdirSync, readlinkSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { amuxHome, BIN, sleep } from '../helpers/amux.js';
-import { call, callFailure, connect, idleShell, mcpEnv } from '../helpers/mcp.js';
+import { call, callFailure, connect, idleShell, mcpEnv, sockets, until } from '../helpers/mcp.js';
 
 /*
  * What one MCP client (or a careless agent) does must not end, stall or fool `amux mcp`: issue 21's
  * MCP cases, driven through the SDK's client over stdio.
  */
-
-/** How many sockets the process holds (its daemon connections, besides none at rest). */
-function sockets(pid: number): number {
-  let n = 0;
-  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
-    try {
-      if (readlinkSync(`/proc/${pid}/fd/${fd}`).startsWith('socket:')) n++;
-    } catch {
-      /* closed meanwhile */
-    }
-  }
-  return n;
-}
-
-async function until(what: string, predicate: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await predicate())) {
-    if (Date.now() > deadline) throw new Error(`not within ${timeoutMs} ms: ${what}`);
-    await sleep(100);
-  }
-}
 
 describe('amux mcp under careless clients', () => {
   const h = amuxHome({ after });
@@ -133,8 +111,12 @@ describe('amux mcp under careless clients', () => {
   });
 
   test('60 concurrent calls: no listener warning', async () => {
+    const big = await call(c, 'run', { command: 'seq 1 200000', wait: true, budgetMs: 60_000, maxBytes: 1 });
     const id = await idleShell(c);
-    await Promise.all(Array.from({ length: 60 }, (_, i) => call(c, i % 2 ? 'wait' : 'read_output', i % 2 ? { ids: [id], until: 'working', budgetMs: 300 } : { target: id })));
+    // Large answers at once fill stdout's pipe: each waits for it to drain.
+    await Promise.all(Array.from({ length: 60 }, (_, i) => (i % 3 === 2
+      ? call(c, 'wait', { ids: [id], until: 'working', budgetMs: 300 })
+      : call(c, 'read_output', { target: big.session.id, sinceOffset: i * 1000, maxBytes: 256 * 1024 }))));
     const stderr = (c.transport as StdioClientTransport).stderr!;
     let text = '';
     stderr.on('data', (d: Buffer) => (text += d.toString()));
