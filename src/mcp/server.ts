@@ -50,6 +50,11 @@ export async function runMcpServer(client: Client): Promise<number> {
   const closing = new AbortController();
   const ownSession = client.remote ? null : findOwnSession();
   const { server, subscriptions } = createMcpServer(client, { ownSession, cwd: process.cwd(), env, closing: closing.signal });
+  // No call ends the server (ADR 0019, amended): a rejection that nothing handled is a bug to
+  // report on stderr, which MCP clients keep as the server's log, not a reason to drop the client.
+  process.on('unhandledRejection', (err) => {
+    process.stderr.write(`amux mcp: internal error, serving on: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+  });
   const transport = new LineTransport();
   const closed = new Promise<void>((resolve) => {
     server.onclose = () => resolve();
