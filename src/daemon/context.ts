@@ -7,6 +7,7 @@ import type { AmuxPaths } from '../paths.js';
 import { openDatabase } from '../store/database.js';
 import { Store } from '../store/session-store.js';
 import { Tmux } from '../tmux/tmux.js';
+import { RegexThread } from './match/regex-thread.js';
 
 /** What the daemon keeps in memory per live session, next to the SQLite row. */
 export interface Runtime {
@@ -50,6 +51,8 @@ export interface DaemonContext {
   runtime: Map<string, Runtime>;
   /** Emits `change` (sessionId) after any status change or new session, and `event` after new event rows committed. */
   bus: EventEmitter;
+  /** Where the expressions of output waits run: never on this thread (ADR 0029). */
+  regex: RegexThread;
 }
 
 export function runtimeOf(ctx: DaemonContext, id: string): Runtime {
@@ -73,7 +76,7 @@ export function createContext(paths: AmuxPaths, settings: Settings, programs: Pr
   const bus = new EventEmitter();
   bus.setMaxListeners(0);
   store.onEvent = () => bus.emit('event');
-  return { paths, settings, store, tmux: new Tmux(paths.tmuxSocket), programs, startedAt: Date.now(), runtime: new Map(), bus };
+  return { paths, settings, store, tmux: new Tmux(paths.tmuxSocket), programs, startedAt: Date.now(), runtime: new Map(), bus, regex: new RegexThread() };
 }
 
 /** The session's shell, and the parent it runs under in the pane (coreutils `timeout`, ADR 0010). */

@@ -155,6 +155,7 @@ async function gracefulStop(server: Server, router: Router, e: Awaited<ReturnTyp
   })();
   await Promise.race([settled, sleep(10_000)]);
   server.closeAllConnections();
+  e.ctx.regex.stop();
   e.ctx.store.db.close();
   rmSync(paths.socket, { force: true });
   rmSync(paths.pidFile, { force: true });
