@@ -19,10 +19,9 @@ import { Queue } from './session/queue.js';
 import { Retention } from './session/retention.js';
 import { adoptPending } from './session/start.js';
 import { Timeouts } from './timeouts.js';
+import { logLine, quietStderr } from './log.js';
 
-function log(msg: string): void {
-  process.stderr.write(`${new Date().toISOString()} [amuxd ${process.pid}] ${msg}\n`);
-}
+const log = logLine;
 
 function readConfig(file: string): Record<string, unknown> {
   if (!existsSync(file)) return {};
@@ -161,5 +160,6 @@ async function gracefulStop(server: Server, router: Router, e: Awaited<ReturnTyp
   rmSync(paths.pidFile, { force: true });
 }
 
+quietStderr();
 process.on('uncaughtException', (err) => log(`uncaught: ${err.stack ?? err}`));
 process.on('unhandledRejection', (err) => log(`unhandled rejection: ${(err as Error)?.stack ?? err}`));

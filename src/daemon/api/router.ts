@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { AmuxError, toAmuxError } from '../../errors.js';
 import { ROUTES, type Route as ApiRoute, type RouteName } from '../../protocol/routes.js';
 import { checkInput, ROUTE_SCHEMAS, type RouteSchema } from '../../protocol/schemas.js';
+import { logLine } from '../log.js';
 
 export type Params = Record<string, string>;
 export interface Request {
@@ -103,12 +104,21 @@ export class Router {
       // A handler may set a status (201 Created) and return the body.
       if (!res.headersSent && !res.writableEnded) sendJson(res, result === undefined ? 204 : res.statusCode, result);
     } catch (err) {
+      if (clientLeft(res, err)) return void res.destroy(); // not an error of the daemon: nobody reads an answer
       const e = toAmuxError(err);
-      if (e.code === 'internal') process.stderr.write(`[amuxd] internal error: ${(err as Error)?.stack ?? err}\n`);
+      if (e.code === 'internal') logLine(`internal error: ${(err as Error)?.stack ?? err}`);
       if (!res.headersSent) sendJson(res, e.httpStatus, { error: e.toJSON() });
       else res.end();
     }
   }
+}
+
+/** Errors of a connection the client closed (mid-body, mid-answer). */
+const GONE = new Set(['ECONNRESET', 'EPIPE', 'ERR_STREAM_PREMATURE_CLOSE', 'ERR_STREAM_DESTROYED', 'ERR_STREAM_WRITE_AFTER_END']);
+
+function clientLeft(res: ServerResponse, err: unknown): boolean {
+  const code = (err as NodeJS.ErrnoException | null)?.code;
+  return (typeof code === 'string' && GONE.has(code)) || (res.destroyed && !res.writableFinished);
 }
 
 /** The value as its schema reads it; the first problem is a 400 naming the field. */

@@ -12,6 +12,7 @@ import { startMainJob } from '../job/main-job.js';
 import { chunkBytesFor, LOG_PREFIX, sessionLogKeep } from '../output/log-files.js';
 import { withSessionLock } from './lock.js';
 import { applyDecision, applyMainExit } from './transitions.js';
+import { logLine } from '../log.js';
 
 /**
  * Starts a `pending` session (the queue calls it): the tmux session, job 1, `pending → working`.
@@ -84,7 +85,7 @@ async function adoptOrphans(ctx: DaemonContext, panes: Map<string, PaneInfo>): P
       ctx.store.addEvent({ sessionId: id, jobId: null, type: 'session_created', data: { adopted: true }, createdAt: now });
       ctx.store.addEvent({ sessionId: id, jobId: null, type: 'error', data: { message }, createdAt: now });
     });
-    process.stderr.write(`[amuxd] ${id}: ${message}\n`);
+    logLine(`${id}: ${message}`);
     begin(ctx, record, pane.paneId, shell);
   }
 }
