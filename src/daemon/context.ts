@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { AmuxError } from '../errors.js';
 import type { Settings } from '../core/settings.js';
+import type { Decision } from '../core/status-rules.js';
 import type { AmuxPaths } from '../paths.js';
 import { openDatabase } from '../store/database.js';
 import { Store } from '../store/session-store.js';
@@ -37,6 +38,8 @@ export interface Runtime {
   usage?: { ticks: number; at: number };
   /** The shell prepares the capture of its next foreground job (it ran one; ADR 0026): worth waiting for. */
   preparing?: boolean;
+  /** An end decided and acted on (a kill) whose row could not be written (a full disk): written by the next status write (transitions.ts). */
+  unwritten?: { decision: Decision; at: number };
 }
 
 /** Everything the daemon's parts share. */
