@@ -1,6 +1,7 @@
 import { connect } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { AmuxError, isErrorCode } from '../errors.js';
+import { DEADLINE_HEADER } from '../protocol/routes.js';
 
 /**
  * A minimal HTTP/1.1 client over the daemon's Unix socket. `node:http` costs ~7 ms to load,
@@ -126,6 +127,8 @@ export function parseHead(head: string): { status: number; headers: Record<strin
  * `Response.upload` once the head has come (an error answer comes before any byte is sent).
  */
 export function send(target: string | Dialer, method: string, path: string, body?: unknown, deadlineMs?: number, upload = false): Promise<Response> {
+  // Only to the local daemon, whose clock is ours (ADR 0030); a remote one sees the connection close.
+  const until = deadlineMs !== undefined && typeof target === 'string' ? Date.now() + deadlineMs : null;
   return new Promise((resolve, reject) => {
     const payload = body === undefined ? null : Buffer.from(JSON.stringify(body));
     const socket = dial(target);
@@ -149,6 +152,7 @@ export function send(target: string | Dialer, method: string, path: string, body
     {
       // Written at once: a socket keeps it until it has connected.
       const lines = [`${method} ${path} HTTP/1.1`, 'Host: amux', 'Connection: close'];
+      if (until !== null) lines.push(`${DEADLINE_HEADER}: ${until}`);
       if (payload) lines.push('Content-Type: application/json', `Content-Length: ${payload.length}`);
       else if (upload) lines.push('Content-Type: application/octet-stream', 'Transfer-Encoding: chunked');
       const headText = Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1');
