@@ -1,6 +1,7 @@
 import { connect } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { AmuxError, isErrorCode } from '../errors.js';
+import { setLongTimeout } from '../core/long-timeout.js';
 import { DEADLINE_HEADER } from '../protocol/routes.js';
 
 /**
@@ -16,6 +17,13 @@ export class NoAnswerError extends Error {}
 /** The daemon is not there (no socket, or a stale one). */
 export function isNotRunning(err: unknown): boolean {
   return err instanceof DaemonDownError;
+}
+
+/** The daemon's socket belongs to someone else (its home is not ours). */
+export class PermissionDeniedError extends AmuxError {}
+
+export function isPermissionDenied(err: unknown): boolean {
+  return err instanceof PermissionDeniedError;
 }
 
 const CONNECT_ERRORS = new Set(['ENOENT', 'ECONNREFUSED', 'ECONNRESET', 'EPIPE']);
@@ -135,9 +143,9 @@ export function send(target: string | Dialer, method: string, path: string, body
     const socketPath = typeof target === 'string' ? target : 'the daemon';
     let head: Buffer = Buffer.alloc(0);
     let settled = false;
-    const timer = deadlineMs === undefined ? null : setTimeout(() => fail(new NoAnswerError(`no answer within ${deadlineMs} ms`)), deadlineMs);
+    const cancel = deadlineMs === undefined ? null : setLongTimeout(() => fail(new NoAnswerError(`no answer within ${deadlineMs} ms`)), deadlineMs);
     const fail = (err: Error) => {
-      if (timer) clearTimeout(timer);
+      cancel?.();
       if (settled) return;
       settled = true;
       socket.destroy();
@@ -146,7 +154,7 @@ export function send(target: string | Dialer, method: string, path: string, body
     socket.on('error', (err: NodeJS.ErrnoException) => {
       if (err instanceof AmuxError) fail(err);
       else if (err.code && CONNECT_ERRORS.has(err.code)) fail(new DaemonDownError(err.message));
-      else if (err.code === 'EACCES') fail(new AmuxError('daemon_unreachable', `permission denied on ${socketPath}; it belongs to another user`));
+      else if (err.code === 'EACCES') fail(new PermissionDeniedError('daemon_unreachable', `permission denied on ${socketPath}; it belongs to another user`));
       else fail(new AmuxError('daemon_unreachable', `cannot reach the daemon at ${socketPath}: ${err.message}`, { cause: err }));
     });
     {
@@ -168,7 +176,7 @@ export function send(target: string | Dialer, method: string, path: string, body
         const { status, headers } = parseHead(head.subarray(0, end).toString('latin1'));
         if (headers['transfer-encoding'] === 'chunked') throw new AmuxError('daemon_unreachable', 'the daemon answered with chunked encoding, which this client does not read');
         settled = true;
-        if (timer) clearTimeout(timer);
+        cancel?.();
         resolve(new Response(status, headers, socket, head.subarray(end + 4)));
       } catch (err) {
         fail(err as Error);

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { chmodSync, existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
-import { checkHome, writeHomeFile } from '../home.js';
+import { chmodSync, renameSync, rmSync } from 'node:fs';
+import { checkHome, readHomeFile, writeHomeFile } from '../home.js';
 import { createServer, type Server } from 'node:http';
 import { resolveSettings } from '../core/settings.js';
 import { AmuxError, EXIT, toAmuxError } from '../errors.js';
@@ -24,9 +24,10 @@ import { logLine, quietStderr } from './log.js';
 const log = logLine;
 
 function readConfig(file: string): Record<string, unknown> {
-  if (!existsSync(file)) return {};
+  const text = readHomeFile(file);
+  if (text === null) return {};
   try {
-    const v = JSON.parse(readFileSync(file, 'utf8'));
+    const v = JSON.parse(text);
     if (v && typeof v === 'object' && !Array.isArray(v)) return v;
   } catch {
     /* reported below */
