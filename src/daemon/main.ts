@@ -20,6 +20,7 @@ import { Retention } from './session/retention.js';
 import { adoptPending } from './session/start.js';
 import { Timeouts } from './timeouts.js';
 import { logLine, quietStderr } from './log.js';
+import { watchDatabase } from './db-watch.js';
 
 const log = logLine;
 
@@ -95,6 +96,12 @@ export async function runDaemon(): Promise<void> {
       void router.handle(req, res);
     });
     await listen(server, paths);
+    // Its history is gone with it: a daemon that went on would lose all it writes from now on. The
+    // next command starts a new one, which adopts the sessions tmux still runs (session/start.ts).
+    watchDatabase(paths.db, (why) => {
+      log(`${why} under the running daemon; stopping, so that the next command starts over from what tmux still runs`);
+      void stop();
+    });
     process.on('SIGTERM', () => void stop());
     process.on('SIGINT', () => void stop());
     process.on('SIGHUP', () => undefined);
