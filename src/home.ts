@@ -1,4 +1,4 @@
-import { closeSync, constants, lstatSync, openSync, writeSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, writeSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { AmuxError } from './errors.js';
 import type { AmuxPaths } from './paths.js';
@@ -11,6 +11,29 @@ export function writeHomeFile(path: string, data: string): void {
   const fd = openSync(path, NO_FOLLOW_WRITE | constants.O_TRUNC, 0o600);
   try {
     writeSync(fd, data);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * A file of the home as text (config.json), or null when there is none. Never through a link, and
+ * only a regular file: a FIFO there would hang every command that reads it (opened without
+ * blocking, it is refused instead).
+ */
+export function readHomeFile(path: string): string | null {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return null;
+    if (code === 'ELOOP') throw new AmuxError('invalid_argument', `${path} is a symbolic link; amux never follows links inside its home: remove it`);
+    throw err;
+  }
+  try {
+    if (!fstatSync(fd).isFile()) throw new AmuxError('invalid_argument', `${path} is not a regular file; remove it ('rm ${path}')`);
+    return readFileSync(fd, 'utf8');
   } finally {
     closeSync(fd);
   }

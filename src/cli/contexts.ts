@@ -1,6 +1,6 @@
-import { readFileSync, renameSync } from 'node:fs';
+import { renameSync } from 'node:fs';
 import { AmuxError } from '../errors.js';
-import { writeHomeFile } from '../home.js';
+import { readHomeFile, writeHomeFile } from '../home.js';
 import { ensureDir, type AmuxPaths } from '../paths.js';
 
 /**
@@ -21,13 +21,8 @@ type Config = Record<string, unknown> & { contexts?: Record<string, { host?: unk
 
 /** config.json as an object; {} when there is none. A file that is not a JSON object is an error naming it. */
 export function readConfigFile(paths: AmuxPaths): Config {
-  let text: string;
-  try {
-    text = readFileSync(paths.config, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
-    throw err;
-  }
+  const text = readHomeFile(paths.config);
+  if (text === null) return {};
   try {
     const v = JSON.parse(text);
     if (v && typeof v === 'object' && !Array.isArray(v)) return v as Config;

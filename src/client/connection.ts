@@ -4,7 +4,8 @@ import { parseDuration } from '../core/duration.js';
 import { AmuxError } from '../errors.js';
 import { amuxPaths, MAX_SOCKET_PATH, type AmuxPaths } from '../paths.js';
 import { API_VERSION, API_VERSION_HEADER, pathOf, type Route } from '../protocol/routes.js';
-import { errorFrom, isNotRunning, NoAnswerError, readBody, send, type Dialer, type Response } from './http.js';
+import { checkHome } from '../home.js';
+import { errorFrom, isNotRunning, isPermissionDenied, NoAnswerError, readBody, send, type Dialer, type Response } from './http.js';
 
 /** What a request aborted by its caller's signal fails with (an MCP call cancelled, its client gone). */
 export const ABORTED = 'the request was cancelled';
@@ -30,9 +31,11 @@ export interface Call {
 /** How long a short request waits for the daemon's answer (README "Configuration": AMUX_CLIENT_TIMEOUT). */
 const DEFAULT_DEADLINE_MS = 15_000;
 
-function deadline(): number {
+/** AMUX_CLIENT_TIMEOUT: a duration of any length; `0` waits as long as it takes (no deadline). */
+function deadline(): number | undefined {
   const v = process.env.AMUX_CLIENT_TIMEOUT;
-  return v ? parseDuration(v, 'AMUX_CLIENT_TIMEOUT') : DEFAULT_DEADLINE_MS;
+  const ms = v ? parseDuration(v, 'AMUX_CLIENT_TIMEOUT') : DEFAULT_DEADLINE_MS;
+  return ms === 0 ? undefined : ms;
 }
 
 /** Requests to the daemon over its socket, starting the daemon when it is not running (client.ts types them). */
@@ -87,7 +90,7 @@ export class Connection {
     if (this.remote) {
       // The far side's dial-stdio starts its daemon when needed (ADR 0024).
       res = await send(target, route.method, path, call.body, deadlineMs, call.upload).catch((e) => {
-        if (e instanceof NoAnswerError) throw this.noAnswer(deadlineMs!);
+        if (e instanceof NoAnswerError) throw this.noAnswer(deadlineMs!, e);
         throw isNotRunning(e) ? new AmuxError('daemon_unreachable', `${this.remote!.url}: the amux daemon there closed the connection without an answer; see its daemon.log`) : e;
       });
       const version = res.headers[API_VERSION_HEADER];
@@ -102,14 +105,16 @@ export class Connection {
     try {
       res = await send(target, route.method, path, call.body, deadlineMs, call.upload);
     } catch (err) {
-      if (err instanceof NoAnswerError) throw this.noAnswer(deadlineMs!);
+      if (err instanceof NoAnswerError) throw this.noAnswer(deadlineMs!, err);
+      // A socket we may not reach: a home of another user is a usage error (README "Configuration").
+      if (isPermissionDenied(err)) checkHome(this.paths);
       if (!isNotRunning(err)) throw err;
       if (!this.autostart) throw new AmuxError('daemon_unreachable', `the amux daemon is not running (socket ${this.paths.socket}); start it with 'amux daemon start'`);
       // Loaded only here: it brings child_process, which a running daemon's callers never need.
       const { launchDaemon } = require('./launcher.js') as typeof import('./launcher.js');
       await launchDaemon(this.paths);
       res = await send(target, route.method, path, call.body, deadlineMs, call.upload).catch((e) => {
-        if (e instanceof NoAnswerError) throw this.noAnswer(deadlineMs!);
+        if (e instanceof NoAnswerError) throw this.noAnswer(deadlineMs!, e);
         throw isNotRunning(e) ? new AmuxError('daemon_unreachable', `the amux daemon did not answer after starting; see ${this.paths.daemonLog}`) : e;
       });
     }
@@ -118,8 +123,8 @@ export class Connection {
   }
 
   /** The daemon took the request and does not answer: it is stopped, hung or swamped. */
-  private noAnswer(ms: number): AmuxError {
-    if (this.remote) return new AmuxError('daemon_unreachable', `${this.remote.url}: no answer within ${ms / 1000}s (AMUX_CLIENT_TIMEOUT); the host or its amux daemon is hung or swamped`);
+  private noAnswer(ms: number, cause: NoAnswerError): AmuxError {
+    if (this.remote) return new AmuxError('daemon_unreachable', `${this.remote.url}: no answer within ${ms / 1000}s (AMUX_CLIENT_TIMEOUT); the host or its amux daemon is hung or swamped`, { cause });
     let pid = '';
     try {
       pid = readFileSync(this.paths.pidFile, 'utf8').trim();
@@ -128,7 +133,7 @@ export class Connection {
     }
     const who = pid ? `the amux daemon (pid ${pid})` : 'the amux daemon';
     const fix = pid ? `see if it is stopped ('kill -CONT ${pid}') or restart it ('kill ${pid}'; sessions keep running)` : 'restart it';
-    return new AmuxError('daemon_unreachable', `${who} is not answering (nothing within ${ms / 1000}s, AMUX_CLIENT_TIMEOUT); ${fix}`);
+    return new AmuxError('daemon_unreachable', `${who} is not answering (nothing within ${ms / 1000}s, AMUX_CLIENT_TIMEOUT); ${fix}`, { cause });
   }
 
   /** The JSON answer of a request. */

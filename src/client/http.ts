@@ -1,6 +1,8 @@
 import { connect } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { AmuxError, isErrorCode } from '../errors.js';
+import { setLongTimeout } from '../core/long-timeout.js';
+import { DEADLINE_HEADER } from '../protocol/routes.js';
 
 /**
  * A minimal HTTP/1.1 client over the daemon's Unix socket. `node:http` costs ~7 ms to load,
@@ -15,6 +17,13 @@ export class NoAnswerError extends Error {}
 /** The daemon is not there (no socket, or a stale one). */
 export function isNotRunning(err: unknown): boolean {
   return err instanceof DaemonDownError;
+}
+
+/** The daemon's socket belongs to someone else (its home is not ours). */
+export class PermissionDeniedError extends AmuxError {}
+
+export function isPermissionDenied(err: unknown): boolean {
+  return err instanceof PermissionDeniedError;
 }
 
 const CONNECT_ERRORS = new Set(['ENOENT', 'ECONNREFUSED', 'ECONNRESET', 'EPIPE']);
@@ -126,15 +135,17 @@ export function parseHead(head: string): { status: number; headers: Record<strin
  * `Response.upload` once the head has come (an error answer comes before any byte is sent).
  */
 export function send(target: string | Dialer, method: string, path: string, body?: unknown, deadlineMs?: number, upload = false): Promise<Response> {
+  // Only to the local daemon, whose clock is ours (ADR 0030); a remote one sees the connection close.
+  const until = deadlineMs !== undefined && typeof target === 'string' ? Date.now() + deadlineMs : null;
   return new Promise((resolve, reject) => {
     const payload = body === undefined ? null : Buffer.from(JSON.stringify(body));
     const socket = dial(target);
     const socketPath = typeof target === 'string' ? target : 'the daemon';
     let head: Buffer = Buffer.alloc(0);
     let settled = false;
-    const timer = deadlineMs === undefined ? null : setTimeout(() => fail(new NoAnswerError(`no answer within ${deadlineMs} ms`)), deadlineMs);
+    const cancel = deadlineMs === undefined ? null : setLongTimeout(() => fail(new NoAnswerError(`no answer within ${deadlineMs} ms`)), deadlineMs);
     const fail = (err: Error) => {
-      if (timer) clearTimeout(timer);
+      cancel?.();
       if (settled) return;
       settled = true;
       socket.destroy();
@@ -143,12 +154,13 @@ export function send(target: string | Dialer, method: string, path: string, body
     socket.on('error', (err: NodeJS.ErrnoException) => {
       if (err instanceof AmuxError) fail(err);
       else if (err.code && CONNECT_ERRORS.has(err.code)) fail(new DaemonDownError(err.message));
-      else if (err.code === 'EACCES') fail(new AmuxError('daemon_unreachable', `permission denied on ${socketPath}; it belongs to another user`));
+      else if (err.code === 'EACCES') fail(new PermissionDeniedError('daemon_unreachable', `permission denied on ${socketPath}; it belongs to another user`));
       else fail(new AmuxError('daemon_unreachable', `cannot reach the daemon at ${socketPath}: ${err.message}`, { cause: err }));
     });
     {
       // Written at once: a socket keeps it until it has connected.
       const lines = [`${method} ${path} HTTP/1.1`, 'Host: amux', 'Connection: close'];
+      if (until !== null) lines.push(`${DEADLINE_HEADER}: ${until}`);
       if (payload) lines.push('Content-Type: application/json', `Content-Length: ${payload.length}`);
       else if (upload) lines.push('Content-Type: application/octet-stream', 'Transfer-Encoding: chunked');
       const headText = Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1');
@@ -164,7 +176,7 @@ export function send(target: string | Dialer, method: string, path: string, body
         const { status, headers } = parseHead(head.subarray(0, end).toString('latin1'));
         if (headers['transfer-encoding'] === 'chunked') throw new AmuxError('daemon_unreachable', 'the daemon answered with chunked encoding, which this client does not read');
         settled = true;
-        if (timer) clearTimeout(timer);
+        cancel?.();
         resolve(new Response(status, headers, socket, head.subarray(end + 4)));
       } catch (err) {
         fail(err as Error);

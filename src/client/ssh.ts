@@ -40,10 +40,20 @@ export function parseHostUrl(raw: string): SshHost {
   if ((url.pathname && url.pathname !== '/') || url.search || url.hash || url.password) throw bad('only a user, a host and a port may be given');
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
   if (!host || !/^[A-Za-z0-9_.:-]+$/.test(host) || host.startsWith('-')) throw bad('not a host name');
-  const user = url.username ? decodeURIComponent(url.username) : undefined;
+  const user = url.username ? decodeUser(url.username, bad) : undefined;
   if (user !== undefined && !/^[A-Za-z0-9_.][A-Za-z0-9_.@-]*$/.test(user)) throw bad('not a user name');
+  // URL takes port 0, which ssh would read as "the default port" (22).
+  if (url.port === '0') throw bad('port 0 is not a port');
   const port = url.port ? Number(url.port) : undefined;
   return { url: raw.replace(/\/$/, ''), host, ...(user ? { user } : {}), ...(port ? { port } : {}) };
+}
+
+function decodeUser(raw: string, bad: (why: string) => AmuxError): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    throw bad('a malformed %-escape in the user name');
+  }
 }
 
 /** One word for the far side's shell: quoted unless it is plain. */

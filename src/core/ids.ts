@@ -12,8 +12,8 @@ export function validateName(name: string): string {
     );
   }
   // A reference resolves ids first: a name that is (or could be) an id, or a job id, could never be reached by name.
-  if (SESSION_ID.test(name) || /^job-/i.test(name)) {
-    throw new AmuxError('invalid_argument', `invalid name ${JSON.stringify(name)}: it reads as a session or job id; pick a name that is not 8 hex digits and does not start with job-`);
+  if (SESSION_ID.test(name.toLowerCase()) || /^job-/i.test(name)) {
+    throw new AmuxError('invalid_argument', `invalid name ${JSON.stringify(name)}: it reads as a session or job id; pick a name that is not 8 hex digits (in either case) and does not start with job-`);
   }
   return name;
 }

@@ -58,7 +58,9 @@ const SOURCES: Partial<Record<keyof Settings, Source[]>> = {
 };
 
 function bad(from: string, raw: unknown, why: string): AmuxError {
-  return new AmuxError('invalid_argument', `bad setting ${from}=${JSON.stringify(raw)}: ${why}`);
+  // JSON reads 1e309 as Infinity, which JSON.stringify would show as null.
+  const shown = typeof raw === 'number' ? String(raw) : JSON.stringify(raw);
+  return new AmuxError('invalid_argument', `bad setting ${from}=${shown}: ${why}`);
 }
 
 /**
@@ -75,6 +77,7 @@ export function resolveSettings(config: Record<string, unknown>, env: NodeJS.Pro
       if (raw === undefined || raw === null || raw === '') continue;
       const from = fromEnv ? src.env : `${src.key} in config.json`;
       if (typeof raw !== 'string' && typeof raw !== 'number') throw bad(from, raw, 'must be a string or a number');
+      if (typeof raw === 'number' && !Number.isFinite(raw)) throw bad(from, raw, 'must be a finite number');
       try {
         out[field] = src.parse(String(raw));
       } catch (err) {

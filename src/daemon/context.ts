@@ -3,10 +3,12 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { AmuxError } from '../errors.js';
 import type { Settings } from '../core/settings.js';
+import type { Decision } from '../core/status-rules.js';
 import type { AmuxPaths } from '../paths.js';
 import { openDatabase } from '../store/database.js';
 import { Store } from '../store/session-store.js';
 import { Tmux } from '../tmux/tmux.js';
+import { RegexThread } from './match/regex-thread.js';
 
 /** What the daemon keeps in memory per live session, next to the SQLite row. */
 export interface Runtime {
@@ -36,6 +38,8 @@ export interface Runtime {
   usage?: { ticks: number; at: number };
   /** The shell prepares the capture of its next foreground job (it ran one; ADR 0026): worth waiting for. */
   preparing?: boolean;
+  /** An end decided and acted on (a kill) whose row could not be written (a full disk): written by the next status write (transitions.ts). */
+  unwritten?: { decision: Decision; at: number };
 }
 
 /** Everything the daemon's parts share. */
@@ -50,6 +54,8 @@ export interface DaemonContext {
   runtime: Map<string, Runtime>;
   /** Emits `change` (sessionId) after any status change or new session, and `event` after new event rows committed. */
   bus: EventEmitter;
+  /** Where the expressions of output waits run: never on this thread (ADR 0029). */
+  regex: RegexThread;
 }
 
 export function runtimeOf(ctx: DaemonContext, id: string): Runtime {
@@ -73,7 +79,7 @@ export function createContext(paths: AmuxPaths, settings: Settings, programs: Pr
   const bus = new EventEmitter();
   bus.setMaxListeners(0);
   store.onEvent = () => bus.emit('event');
-  return { paths, settings, store, tmux: new Tmux(paths.tmuxSocket), programs, startedAt: Date.now(), runtime: new Map(), bus };
+  return { paths, settings, store, tmux: new Tmux(paths.tmuxSocket), programs, startedAt: Date.now(), runtime: new Map(), bus, regex: new RegexThread() };
 }
 
 /** The session's shell, and the parent it runs under in the pane (coreutils `timeout`, ADR 0010). */

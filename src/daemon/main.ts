@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { chmodSync, existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
-import { checkHome, writeHomeFile } from '../home.js';
+import { chmodSync, renameSync, rmSync } from 'node:fs';
+import { checkHome, readHomeFile, writeHomeFile } from '../home.js';
 import { createServer, type Server } from 'node:http';
 import { resolveSettings } from '../core/settings.js';
 import { AmuxError, EXIT, toAmuxError } from '../errors.js';
@@ -19,15 +19,16 @@ import { Queue } from './session/queue.js';
 import { Retention } from './session/retention.js';
 import { adoptPending } from './session/start.js';
 import { Timeouts } from './timeouts.js';
+import { logLine, quietStderr } from './log.js';
+import { watchDatabase } from './db-watch.js';
 
-function log(msg: string): void {
-  process.stderr.write(`${new Date().toISOString()} [amuxd ${process.pid}] ${msg}\n`);
-}
+const log = logLine;
 
 function readConfig(file: string): Record<string, unknown> {
-  if (!existsSync(file)) return {};
+  const text = readHomeFile(file);
+  if (text === null) return {};
   try {
-    const v = JSON.parse(readFileSync(file, 'utf8'));
+    const v = JSON.parse(text);
     if (v && typeof v === 'object' && !Array.isArray(v)) return v;
   } catch {
     /* reported below */
@@ -95,6 +96,12 @@ export async function runDaemon(): Promise<void> {
       void router.handle(req, res);
     });
     await listen(server, paths);
+    // Its history is gone with it: a daemon that went on would lose all it writes from now on. The
+    // next command starts a new one, which adopts the sessions tmux still runs (session/start.ts).
+    watchDatabase(paths.db, (why) => {
+      log(`${why} under the running daemon; stopping, so that the next command starts over from what tmux still runs`);
+      void stop();
+    });
     process.on('SIGTERM', () => void stop());
     process.on('SIGINT', () => void stop());
     process.on('SIGHUP', () => undefined);
@@ -155,10 +162,12 @@ async function gracefulStop(server: Server, router: Router, e: Awaited<ReturnTyp
   })();
   await Promise.race([settled, sleep(10_000)]);
   server.closeAllConnections();
+  e.ctx.regex.stop();
   e.ctx.store.db.close();
   rmSync(paths.socket, { force: true });
   rmSync(paths.pidFile, { force: true });
 }
 
+quietStderr();
 process.on('uncaughtException', (err) => log(`uncaught: ${err.stack ?? err}`));
 process.on('unhandledRejection', (err) => log(`unhandled rejection: ${(err as Error)?.stack ?? err}`));

@@ -11,6 +11,13 @@ export const API_VERSION = '1';
  */
 export const API_VERSION_HEADER = 'amux-api';
 
+/**
+ * A request with an answer deadline carries it in this header (ms since the epoch, the local
+ * client's clock): the daemon refuses, without doing anything, a request that changes something
+ * and reaches it after that moment, when its client has given up (ADR 0030).
+ */
+export const DEADLINE_HEADER = 'amux-deadline';
+
 export const ROUTES = {
   health: { method: 'GET', path: '/v1/health' },
   stopDaemon: { method: 'POST', path: '/v1/daemon/stop' },

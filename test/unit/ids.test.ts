@@ -5,7 +5,7 @@ import { type Identified, jobId, parseJobId, resolveRef, validateName } from '..
 const invalid = { name: 'AmuxError', code: 'invalid_argument', exitCode: 2 };
 
 describe('validateName', () => {
-  const good = ['a', 'A', '0', 'web', 'my-app_1.2', 'a..b', 'Z-', '9.', 'x'.repeat(64), `a${'-'.repeat(63)}`, 'jobs', 'deadbeef0', 'Deadbeef'];
+  const good = ['a', 'A', '0', 'web', 'my-app_1.2', 'a..b', 'Z-', '9.', 'x'.repeat(64), `a${'-'.repeat(63)}`, 'jobs', 'deadbeef0', 'Deadbeefx'];
   for (const name of good) {
     test(`accepts ${JSON.stringify(name.length > 20 ? `${name.slice(0, 8)}… (${name.length})` : name)}`, () => {
       assert.equal(validateName(name), name);
@@ -16,6 +16,8 @@ describe('validateName', () => {
     '', '-a', '.a', '_a', 'a b', 'a/b', 'a;b', 'a$b', '$(id)', 'é', 'naïve', 'a\n', '\na', 'a\tb', 'a\0', 'x'.repeat(65), '..', "it's",
     // A name that reads as an id could never be reached by name: ids are resolved first.
     'deadbeef', '0123abcd', 'job-deadbeef-1', 'job-x', 'JOB-1',
+    // Ids resolve in either case (as prefixes): an upper-case one would shadow the id.
+    'DEADBEEF', 'Deadbeef', '0123ABCD',
   ];
   for (const name of bad) {
     test(`rejects ${JSON.stringify(name.length > 20 ? `${name.slice(0, 8)}… (${name.length})` : name)}`, () => {

@@ -30,6 +30,15 @@ describe('resolveSettings', () => {
     assert.throws(() => resolveSettings({ maxLive: [2] }, {}), badSetting('maxLive in config.json'));
   });
 
+  test('a number JSON reads as Infinity (1e309) is refused, and shown as such, not as null', () => {
+    for (const key of ['maxLive', 'idleThreshold', 'logCap']) {
+      assert.throws(() => resolveSettings(JSON.parse(`{"${key}": 1e309}`), {}), (err: Error) => {
+        badSetting(`${key} in config.json=Infinity: must be a finite number`)(err as any);
+        return true;
+      });
+    }
+  });
+
   test('finishedTtl is clamped to 1m–180m; the test-only variable is not', () => {
     assert.equal(resolveSettings({ finishedTtl: '10s' }, {}).finishedTtlMs, 60_000);
     assert.equal(resolveSettings({}, { AMUX_FINISHED_TTL: '5h' }).finishedTtlMs, 180 * 60_000);

@@ -13,7 +13,7 @@ describe('parseHostUrl', () => {
   });
 
   test('anything else is a usage error naming the form', () => {
-    for (const bad of ['box', 'ann@box', 'http://box', 'ssh://', 'ssh://box/x', 'ssh://box?x=1', 'ssh://a:pw@box', 'ssh://-oProxyCommand=sh', 'ssh://-x@box']) {
+    for (const bad of ['box', 'ann@box', 'http://box', 'ssh://', 'ssh://box/x', 'ssh://box?x=1', 'ssh://a:pw@box', 'ssh://-oProxyCommand=sh', 'ssh://-x@box', 'ssh://box:0', 'ssh://box:00', 'ssh://%zz@box', 'ssh://a%E0%A4%A@box']) {
       assert.throws(() => parseHostUrl(bad), (e: any) => e.code === 'usage' && e.exitCode === 2 && /use ssh:\/\/\[user@\]host\[:port\]$/.test(e.message), bad);
     }
   });

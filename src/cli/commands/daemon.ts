@@ -3,6 +3,7 @@ import { AmuxError } from '../../errors.js';
 import { isAlive } from '../../process/process-table.js';
 import { formatDuration } from '../../core/duration.js';
 import type { Client } from '../../client/client.js';
+import { NoAnswerError } from '../../client/http.js';
 import { launchDaemon, runDaemonHere } from '../../client/launcher.js';
 import type { Health } from '../../protocol/daemon.js';
 import { printJson, writeOut } from '../output.js';
@@ -11,7 +12,8 @@ async function health(client: Client): Promise<Health | null> {
   try {
     return await client.health();
   } catch (err) {
-    if (err instanceof AmuxError && err.code === 'daemon_unreachable') return null;
+    // Not running is null; one that runs and does not answer (stopped, hung) is its own error.
+    if (err instanceof AmuxError && err.code === 'daemon_unreachable' && !(err.cause instanceof NoAnswerError)) return null;
     throw err;
   }
 }

@@ -1,8 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import { AmuxError, toAmuxError } from '../../errors.js';
-import { ROUTES, type Route as ApiRoute, type RouteName } from '../../protocol/routes.js';
+import { DEADLINE_HEADER, ROUTES, type Route as ApiRoute, type RouteName } from '../../protocol/routes.js';
 import { checkInput, ROUTE_SCHEMAS, type RouteSchema } from '../../protocol/schemas.js';
+import { logLine } from '../log.js';
 
 export type Params = Record<string, string>;
 export interface Request {
@@ -99,16 +100,42 @@ export class Router {
       const long = () => void this.inflight.set(res, true);
       const query = checked(route.schema.query ?? NOTHING, Object.fromEntries(url!.searchParams), 'query') as Record<string, any>;
       const body = raw ? undefined : checked(route.schema.body ?? NOTHING, await parsed, 'body');
+      if (req.method !== 'GET' && !(await stillWanted(req, res))) return void res.destroy();
       const result = await route.handler({ req, res, params, query, body: async () => body, long });
       // A handler may set a status (201 Created) and return the body.
       if (!res.headersSent && !res.writableEnded) sendJson(res, result === undefined ? 204 : res.statusCode, result);
     } catch (err) {
+      if (clientLeft(res, err)) return void res.destroy(); // not an error of the daemon: nobody reads an answer
       const e = toAmuxError(err);
-      if (e.code === 'internal') process.stderr.write(`[amuxd] internal error: ${(err as Error)?.stack ?? err}\n`);
+      if (e.code === 'internal') logLine(`internal error: ${(err as Error)?.stack ?? err}`);
       if (!res.headersSent) sendJson(res, e.httpStatus, { error: e.toJSON() });
       else res.end();
     }
   }
+}
+
+/**
+ * At most once (ADR 0030): a request that changes something is carried out only while its client
+ * still waits for the answer. One whose client closed the connection is dropped; one that came
+ * after its deadline (the daemon was stopped or swamped, and the client reported a failure) is
+ * refused, doing nothing.
+ */
+async function stillWanted(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+  await new Promise((r) => setImmediate(r)); // a close that came with the request is seen first
+  if (res.destroyed || req.socket.destroyed || req.socket.readableEnded) return false;
+  const deadline = Number(req.headers[DEADLINE_HEADER]);
+  if (Number.isFinite(deadline) && Date.now() > deadline) {
+    throw new AmuxError('timeout', `this request came ${Date.now() - deadline} ms after its client gave up waiting (AMUX_CLIENT_TIMEOUT); nothing was done`);
+  }
+  return true;
+}
+
+/** Errors of a connection the client closed (mid-body, mid-answer). */
+const GONE = new Set(['ECONNRESET', 'EPIPE', 'ERR_STREAM_PREMATURE_CLOSE', 'ERR_STREAM_DESTROYED', 'ERR_STREAM_WRITE_AFTER_END']);
+
+function clientLeft(res: ServerResponse, err: unknown): boolean {
+  const code = (err as NodeJS.ErrnoException | null)?.code;
+  return (typeof code === 'string' && GONE.has(code)) || (res.destroyed && !res.writableFinished);
 }
 
 /** The value as its schema reads it; the first problem is a 400 naming the field. */

@@ -1,11 +1,12 @@
 import { jobId } from '../../core/ids.js';
-import { AmuxError } from '../../errors.js';
+import { AmuxError, toAmuxError } from '../../errors.js';
+import type { SessionRecord } from '../../core/records.js';
 import { PAGE_HEADERS } from '../../protocol/logs.js';
 import { pathOf, ROUTES } from '../../protocol/routes.js';
 import type { JobView } from '../../protocol/jobs.js';
 import type { InspectView, PruneAnswer, ScreenView, SendReceipt, SessionView } from '../../protocol/sessions.js';
 import { readSessionLog, settleLog } from '../output/log-stream.js';
-import { syncLog } from '../output/log-size.js';
+import { logBytes, logPatch, syncLog } from '../output/log-size.js';
 import { pauseSession, resumeSession, sendInput } from '../session/control.js';
 import { createSession } from '../session/create.js';
 import { killSession } from '../session/kill.js';
@@ -28,6 +29,16 @@ export async function killTarget({ ctx, jobs }: Engine, t: Target, k: { signal: 
   return sessionView(await killSession(ctx, t.id, k.signal, k.graceMs));
 }
 
+/** The session with its log size read now; on a full disk, as read, unwritten (a read needs no write). */
+function freshLog({ ctx }: Engine, s: SessionRecord): SessionRecord {
+  try {
+    return syncLog(ctx, s.id) ?? s;
+  } catch (err) {
+    if (toAmuxError(err).code !== 'storage_error') throw err;
+    return { ...s, ...logPatch(ctx, s, logBytes(ctx, s)) };
+  }
+}
+
 export function registerSessionRoutes(r: Router, engine: Engine): void {
   const { ctx, monitor, queue } = engine;
   r.on(ROUTES.listSessions, async (q): Promise<SessionView[]> => {
@@ -48,7 +59,7 @@ export function registerSessionRoutes(r: Router, engine: Engine): void {
   r.on(ROUTES.inspect, async (q): Promise<InspectView> => {
     await monitor.ensureFresh();
     const found = resolveSession(ctx, q.params.ref!, true);
-    const s = syncLog(ctx, found.id) ?? found;
+    const s = freshLog(engine, found);
     return {
       session: sessionView(s, Date.now(), ctx.runtime.get(s.id)),
       jobs: ctx.store.listJobs(s.id).map((j) => jobView(j)),

@@ -88,6 +88,7 @@ export function parseInput(body: unknown): SendInput {
   const enter = req.enter !== false;
   const when = req.when ?? 'now';
   if (req.timeoutMs !== undefined && when !== 'idle') throw new AmuxError('invalid_argument', 'a send timeout is for when: idle (--when idle); drop it, or hold the input');
+  if (req.text?.includes('\0')) throw new AmuxError('invalid_argument', 'send text must not contain NUL bytes, which a terminal cannot take as text; send the key C-@ with --keys');
   const input = req.keys ? { keys: req.keys } : { text: req.text! };
   return { ...input, enter, when, timeoutMs: limit(req.timeoutMs, 'timeout') };
 }

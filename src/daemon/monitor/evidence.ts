@@ -6,6 +6,7 @@ import type { Jobs } from '../job/jobs.js';
 import { mainExit } from '../output/exit-files.js';
 import { isSessionLocked } from '../session/lock.js';
 import { applyDecision } from '../session/transitions.js';
+import { logLine } from '../log.js';
 
 /** How often working sessions are looked at between refreshes (the evidence only, from /proc). */
 export const QUICK_MS = 250;
@@ -79,7 +80,7 @@ export class Evidence {
       this.quickCostMs = performance.now() - t0;
     } catch (err) {
       this.quickCostMs = 1000; // e.g. a busy database: back off for 10 s
-      process.stderr.write(`quick look: ${(err as Error).message}\n`);
+      logLine(`quick look: ${(err as Error).message}`);
     }
   }
 }

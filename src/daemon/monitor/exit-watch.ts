@@ -6,6 +6,7 @@ import { mainExit, parseExitFileName } from '../output/exit-files.js';
 import { logBytes, logPatch } from '../output/log-size.js';
 import { isSessionLocked } from '../session/lock.js';
 import { applyDecision, mainExitDecision } from '../session/transitions.js';
+import { logLine } from '../log.js';
 
 /**
  * Exits are seen at once, not polled (ADR 0004): an inotify watch on `exits/`, where the shells
@@ -25,7 +26,7 @@ export class ExitWatch {
       this.watcher.on('error', () => undefined);
     } catch (err) {
       // No inotify (e.g. all watches used): exits are still found by the refresh, within ~2 s.
-      process.stderr.write(`[amuxd] cannot watch ${this.ctx.paths.exitsDir} (${(err as Error).message}); exits are seen by polling\n`);
+      logLine(`cannot watch ${this.ctx.paths.exitsDir} (${(err as Error).message}); exits are seen by polling`);
     }
   }
 

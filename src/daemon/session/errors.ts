@@ -1,4 +1,5 @@
 import { runtimeOf, type DaemonContext } from '../context.js';
+import { logLine } from '../log.js';
 
 /**
  * A problem with one session that no request is waiting to hear of: an `error` event (`amux
@@ -8,7 +9,7 @@ export function reportError(ctx: DaemonContext, id: string, message: string): vo
   const rt = runtimeOf(ctx, id);
   if (rt.lastError === message) return;
   rt.lastError = message;
-  process.stderr.write(`[amuxd] ${id}: ${message}\n`);
+  logLine(`${id}: ${message}`);
   try {
     ctx.store.addEvent({ sessionId: id, jobId: null, type: 'error', data: { message }, createdAt: Date.now() });
   } catch {

@@ -9,8 +9,8 @@ import { captureScreen } from './screen.js';
 
 /** Without a cursor, the newest this many bytes of output are searched (then everything new). */
 const SEARCH_BACK = 1024 * 1024;
-/** Read at most this much per step. */
-const STEP = 1024 * 1024;
+/** Read (and match, in one go of the regex thread: ADR 0029) at most this much per step. */
+const STEP = 256 * 1024;
 /** Raw bytes kept from one look to the next, so a match across two pieces of output is found. */
 const CARRY = 8 * 1024;
 /** The screen is captured at most this often (a tmux call), and only when output came. */
@@ -42,7 +42,8 @@ export class OutputWatch {
   constructor(
     private readonly ctx: DaemonContext,
     s: SessionRecord,
-    private readonly regex: RegExp,
+    /** The expression's source, matched in the regex thread (ADR 0029). */
+    private readonly source: string,
     sinceOffset: number | null,
   ) {
     this.markers = new MarkerStream(s.nonce);
@@ -65,8 +66,8 @@ export class OutputWatch {
       const window = this.carry.length ? Buffer.concat([this.carry, data]) : data;
       this.carry = Buffer.from(window.subarray(Math.max(0, window.length - CARRY)));
       const text = renderPlain(window.toString('utf8'));
-      const m = this.regex.exec(text);
-      if (m) return lineAt(text, m.index);
+      const at = await this.ctx.regex.match(this.source, text);
+      if (at >= 0) return lineAt(text, at);
       if (read.data.length < STEP) break;
     }
     if (!this.screen || s.removedAt || !s.paneId || s.closedAt || isTerminal(s.status) || s.status === 'pending') return null;
@@ -80,7 +81,7 @@ export class OutputWatch {
     } catch {
       return null; // closed meanwhile: the log said all there is
     }
-    const m = this.regex.exec(screen);
-    return m ? lineAt(screen, m.index) : null;
+    const at = await this.ctx.regex.match(this.source, screen);
+    return at >= 0 ? lineAt(screen, at) : null;
   }
 }

@@ -3,6 +3,7 @@ import type { DaemonContext } from '../context.js';
 import { closeTmuxSession } from './kill.js';
 import { isSessionLocked } from './lock.js';
 import { removeSessionFiles } from './remove.js';
+import { logLine } from '../log.js';
 
 /**
  * Retention (README "Configuration", ADR 0011), swept every `sweepIntervalMs` (60 s):
@@ -18,7 +19,7 @@ export class Retention {
   constructor(private readonly ctx: DaemonContext) {}
 
   start(): void {
-    this.timer = setInterval(() => void this.sweep().catch((err) => process.stderr.write(`[amuxd] retention sweep: ${(err as Error).message}\n`)), this.ctx.settings.sweepIntervalMs);
+    this.timer = setInterval(() => void this.sweep().catch((err) => logLine(`retention sweep: ${(err as Error).message}`)), this.ctx.settings.sweepIntervalMs);
     this.timer.unref();
   }
 

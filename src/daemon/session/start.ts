@@ -9,9 +9,11 @@ import { childrenOf, isAlive } from '../../process/process-table.js';
 import { listPanesArgs, newSessionArgs, parsePanes, tmuxSessionName, type PaneInfo } from '../../tmux/commands.js';
 import type { DaemonContext } from '../context.js';
 import { startMainJob } from '../job/main-job.js';
+import { readExitStatus } from '../output/exit-files.js';
 import { chunkBytesFor, LOG_PREFIX, sessionLogKeep } from '../output/log-files.js';
 import { withSessionLock } from './lock.js';
 import { applyDecision, applyMainExit } from './transitions.js';
+import { logLine } from '../log.js';
 
 /**
  * Starts a `pending` session (the queue calls it): the tmux session, job 1, `pending → working`.
@@ -63,7 +65,8 @@ export async function adoptPending(ctx: DaemonContext): Promise<void> {
  * Sessions on amux's tmux server that the database does not know (it was deleted or replaced
  * under a running daemon) are adopted rather than left running unseen: a row with what tmux and
  * /proc still tell (the id, the shell, its working directory; the command is unknown, so it is
- * a shell session), an `error` event that says so, then the usual status rules.
+ * a shell session), an `error` event that says so, then the usual status rules. One whose main
+ * command had ended (its exit file is there) is recorded ended with that exit, never live again.
  */
 async function adoptOrphans(ctx: DaemonContext, panes: Map<string, PaneInfo>): Promise<void> {
   for (const [name, pane] of panes) {
@@ -71,11 +74,14 @@ async function adoptOrphans(ctx: DaemonContext, panes: Map<string, PaneInfo>): P
     if (!id || ctx.store.idExists(id) || pane.dead) continue;
     const shell = await shellOf(pane.panePid);
     const now = Date.now();
+    // Its main command wrote its exit: it ended, and ends again at once below, never live (its shell
+    // still sat in the tmux session, kept for finishedTtl).
+    const ended = readExitStatus(ctx, id, 1) !== null;
     const record: SessionRecord = {
-      id, name: null, status: 'pending', command: null, cwd: cwdOf(shell) ?? '/', exitCode: null, signal: null, error: null, reason: null,
+      id, name: null, status: 'pending', command: ended ? '(unknown command)' : null, cwd: cwdOf(shell) ?? '/', exitCode: null, signal: null, error: null, reason: null,
       createdAt: now, startedAt: null, endedAt: null, lastActivityAt: null, pid: null, paneId: null, nonce: randomBytes(4).toString('hex'),
       autoRemove: false, removedAt: null, lastOutput: null, logBytes: 0, logTruncated: false,
-      logChunkBytes: chunkBytesFor(ctx.settings.logCapBytes), logCapBytes: ctx.settings.logCapBytes, hasCommand: false,
+      logChunkBytes: chunkBytesFor(ctx.settings.logCapBytes), logCapBytes: ctx.settings.logCapBytes, hasCommand: ended,
       timeoutMs: null, idleTimeoutMs: null, closedAt: null,
     };
     const message = 'adopted: its tmux session was running but the database did not know it (amux.db deleted or replaced?); its command and history are unknown';
@@ -84,7 +90,7 @@ async function adoptOrphans(ctx: DaemonContext, panes: Map<string, PaneInfo>): P
       ctx.store.addEvent({ sessionId: id, jobId: null, type: 'session_created', data: { adopted: true }, createdAt: now });
       ctx.store.addEvent({ sessionId: id, jobId: null, type: 'error', data: { message }, createdAt: now });
     });
-    process.stderr.write(`[amuxd] ${id}: ${message}\n`);
+    logLine(`${id}: ${message}`);
     begin(ctx, record, pane.paneId, shell);
   }
 }

@@ -2,7 +2,8 @@ import type { SessionRecord } from '../../core/records.js';
 import { assertTransition } from '../../core/state-machine.js';
 import { finished, type Decision } from '../../core/status-rules.js';
 import { isTerminal } from '../../core/status.js';
-import type { DaemonContext } from '../context.js';
+import { runtimeOf, type DaemonContext } from '../context.js';
+import { AmuxError, toAmuxError } from '../../errors.js';
 import { finishMainJob } from '../job/main-job.js';
 import { exitTime, mainExit } from '../output/exit-files.js';
 
@@ -14,9 +15,16 @@ import { exitTime, mainExit } from '../output/exit-files.js';
  * while a refresh was capturing panes), the decision is stale and is dropped. `current` says the
  * caller read `seen` in the same synchronous transaction, so it cannot be stale.
  */
-export function applyDecision(ctx: DaemonContext, seen: SessionRecord, d: Decision, now = Date.now(), current = false): SessionRecord {
+export function applyDecision(ctx: DaemonContext, seen: SessionRecord, decision: Decision, when = Date.now(), current = false): SessionRecord {
   const s = current ? seen : ctx.store.getSession(seen.id);
-  if (!s || s.status !== seen.status || d.status === s.status) return s ?? seen;
+  if (!s || s.status !== seen.status) return s ?? seen;
+  // An end that was acted on but not recorded (a full disk) is what happened, whatever is seen
+  // since. It is kept until the row says it ended: a write inside a caller's transaction (the
+  // monitor's) fails only when that commits.
+  const rt = runtimeOf(ctx, s.id);
+  if (isTerminal(s.status)) delete rt.unwritten;
+  const { decision: d, at: now } = rt.unwritten ?? { decision, at: when };
+  if (d.status === s.status) return s;
   assertTransition(s.status, d.status);
   const patch: Partial<SessionRecord> = { status: d.status, reason: d.reason };
   if (isTerminal(d.status)) {
@@ -26,6 +34,21 @@ export function applyDecision(ctx: DaemonContext, seen: SessionRecord, d: Decisi
     patch.signal = d.signal ?? null;
     patch.error = d.error ?? null;
   }
+  try {
+    writeDecision(ctx, s, d, patch, now);
+  } catch (err) {
+    const e = toAmuxError(err);
+    if (e.code !== 'storage_error' || !isTerminal(d.status)) throw err;
+    rt.unwritten = { decision: d, at: now };
+    throw new AmuxError('storage_error', `session ${s.id} ended (${d.reason}), but ${e.message.replace(/; free.*$/, '')}: it is recorded once space is freed`, { cause: err });
+  }
+  const next = { ...s, ...patch };
+  ctx.bus.emit('change', s.id);
+  return next;
+}
+
+/** The row, the job-1 row and the `state_changed` event, in one transaction. */
+function writeDecision(ctx: DaemonContext, s: SessionRecord, d: Decision, patch: Partial<SessionRecord>, now: number): void {
   ctx.store.tx(() => {
     ctx.store.updateSession(s.id, patch);
     ctx.store.addEvent({
@@ -35,9 +58,6 @@ export function applyDecision(ctx: DaemonContext, seen: SessionRecord, d: Decisi
     });
     if (isTerminal(d.status)) finishMainJob(ctx, s, d, now);
   });
-  const next = { ...s, ...patch };
-  ctx.bus.emit('change', s.id);
-  return next;
 }
 
 /** The end of a session whose main command exited with `code`, at the time its shell wrote it. */

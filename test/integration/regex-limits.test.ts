@@ -1,0 +1,60 @@
+import assert from 'node:assert/strict';
+import { after, describe, test } from 'node:test';
+import { amuxHome, sleep, type AmuxHome } from '../helpers/amux.js';
+
+/** Polls until the session's raw log holds `bytes` bytes (a bounded wait for a condition). */
+async function untilLogged(h: AmuxHome, id: string, bytes: number): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    if ((await h.run(['logs', id, '--raw'])).raw.length >= bytes) return;
+    await sleep(150);
+  }
+  throw new Error(`session ${id} never logged ${bytes} bytes`);
+}
+
+/** `ps` with a short client deadline: exit 3 ("not answering") if the daemon's event loop is held. */
+function psQuick(h: AmuxHome) {
+  return h.run(['ps', '-q'], { env: { AMUX_CLIENT_TIMEOUT: '5s' } });
+}
+
+describe('regular expressions of output waits cannot stall the daemon (ADR 0029)', () => {
+  const h = amuxHome({ after });
+
+  test('(a+)+$ on aaaa…!: the daemon answers others, and the wait keeps its --timeout', async () => {
+    const id = await h.ok(['run', '--', "head -c 40 /dev/zero | tr '\\0' a; echo '!'; sleep 600"]);
+    await untilLogged(h, id, 41);
+    const waiting = h.run(['wait', id, '--until', 'output:(a+)+$', '--timeout', '4s'], { timeoutMs: 30_000 });
+    await sleep(500);
+    const ps = await psQuick(h);
+    assert.equal(ps.code, 0, `ps while the wait runs: ${ps.stderr}`);
+    assert.ok(ps.stdout.includes(id));
+    const w = await waiting;
+    assert.equal(w.code, 124, `the wait ran to its --timeout: ${w.stderr}`);
+  });
+
+  test('an expression that must backtrack gets a time budget per match: the wait fails with a clear error, others are answered', async () => {
+    const id = await h.ok(['run', '--', "head -c 40 /dev/zero | tr '\\0' a; echo '!'; sleep 600"]);
+    await untilLogged(h, id, 41);
+    const waiting = h.run(['wait', id, '--until', 'output:(a+)+(?=b)', '--timeout', '60s'], { timeoutMs: 30_000 });
+    await sleep(300);
+    const ps = await psQuick(h);
+    assert.equal(ps.code, 0, `ps while the expression backtracks: ${ps.stderr}`);
+    const w = await waiting;
+    assert.equal(w.code, 2, w.stderr);
+    assert.match(w.stderr, /^amux: .*took longer than 5s.*linear time\n$/);
+    // The daemon goes on matching for the next wait.
+    assert.equal((await h.run(['wait', id, '--until', 'output:a!$', '--timeout', '20s'])).code, 0);
+  });
+
+  test('.*Done.* after a 150 KB line is found without holding the daemon', async () => {
+    const id = await h.ok(['run', '--', "head -c 150000 /dev/zero | tr '\\0' x; echo; sleep 3; echo Done; sleep 600"]);
+    await untilLogged(h, id, 150_000);
+    const waiting = h.run(['wait', id, '--until', 'output:.*Done.*', '--timeout', '60s', '--json'], { timeoutMs: 60_000 });
+    await sleep(300);
+    const ps = await psQuick(h);
+    assert.equal(ps.code, 0, `ps while the wait searches: ${ps.stderr}`);
+    const w = await waiting;
+    assert.equal(w.code, 0, w.stderr);
+    assert.equal(JSON.parse(w.stdout)[0].match, 'Done');
+  });
+});
