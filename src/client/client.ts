@@ -6,7 +6,7 @@ import type { LogsQuery } from '../protocol/logs.js';
 import { ROUTES } from '../protocol/routes.js';
 import type {
   CreateSessionRequest, InspectView, KillRequest, PruneAnswer, PruneRequest, RemoveQuery, ScreenQuery, ScreenView,
-  SendInputRequest, SendReceipt, SessionListQuery, SessionView,
+  RenameRequest, RestartRequest, SendInputRequest, SendReceipt, SessionListQuery, SessionView,
 } from '../protocol/sessions.js';
 import type { WaitAnswer, WaitRequest } from '../protocol/wait.js';
 import { Connection, type Remote } from './connection.js';
@@ -100,6 +100,15 @@ class Sessions {
   /** Kills a session, or one job when `ref` is a job id (then the answer is the job). */
   kill(ref: string, req: KillRequest = {}): Promise<SessionView | JobView> {
     return this.conn.json(ROUTES.killSession, { params: { ref }, body: req, long: true });
+  }
+
+  /** Starts the session again as a new one (stopping it first when live); answers the new session. */
+  restart(ref: string, req: RestartRequest = {}): Promise<SessionView> {
+    return this.conn.json(ROUTES.restartSession, { params: { ref }, body: req, long: true });
+  }
+
+  rename(ref: string, req: RenameRequest): Promise<SessionView> {
+    return this.conn.json(ROUTES.renameSession, { params: { ref }, body: req });
   }
 
   pause(ref: string): Promise<SessionView> {

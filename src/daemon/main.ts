@@ -15,6 +15,7 @@ import { acquireDaemonLock } from './lock.js';
 import { Monitor } from './monitor/monitor.js';
 import { allSessionLocksIdle } from './session/lock.js';
 import { watchSessionEnds } from './session/on-end.js';
+import { watchRestartPolicies } from './session/restart.js';
 import { Queue } from './session/queue.js';
 import { Retention } from './session/retention.js';
 import { adoptPending } from './session/start.js';
@@ -46,6 +47,7 @@ async function startEngine(ctx: DaemonContext): Promise<Engine & { timeouts: Tim
   await monitor.refresh();
   jobs.watch.reconcile();
   watchSessionEnds(ctx);
+  watchRestartPolicies(ctx, queue);
   monitor.start();
   queue.start();
   queue.pump();

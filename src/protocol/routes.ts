@@ -19,6 +19,8 @@ export const ROUTES = {
   inspect: { method: 'GET', path: '/v1/sessions/:ref' },
   removeSession: { method: 'DELETE', path: '/v1/sessions/:ref' },
   killSession: { method: 'POST', path: '/v1/sessions/:ref/kill' },
+  restartSession: { method: 'POST', path: '/v1/sessions/:ref/restart' },
+  renameSession: { method: 'POST', path: '/v1/sessions/:ref/rename' },
   pause: { method: 'POST', path: '/v1/sessions/:ref/pause' },
   resume: { method: 'POST', path: '/v1/sessions/:ref/resume' },
   sendInput: { method: 'POST', path: '/v1/sessions/:ref/input' },

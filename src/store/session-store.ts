@@ -15,6 +15,7 @@ const SESSION_COLUMNS: Record<keyof SessionRecord, string> = {
   removedAt: 'removed_at', lastOutput: 'last_output', logBytes: 'log_bytes', logTruncated: 'log_truncated',
   logChunkBytes: 'log_chunk_bytes', logCapBytes: 'log_cap_bytes', hasCommand: 'has_command',
   timeoutMs: 'timeout_ms', idleTimeoutMs: 'idle_timeout_ms', closedAt: 'closed_at', reason: 'reason',
+  labels: 'labels', restartOf: 'restart_of', restarts: 'restarts', restartPolicy: 'restart_policy', startAfter: 'start_after',
 };
 /** Columns aliased to record fields, so that SQLite hands back rows already shaped as records. */
 const SESSION_SELECT = `SELECT ${Object.entries(SESSION_COLUMNS).map(([f, c]) => `${c} AS ${f}`).join(', ')} FROM sessions`;
@@ -23,11 +24,13 @@ function toSession(row: Row): SessionRecord {
   row.autoRemove = row.autoRemove === 1;
   row.logTruncated = row.logTruncated === 1;
   row.hasCommand = row.hasCommand === 1;
+  row.labels = JSON.parse((row.labels as string | null) ?? '{}');
   return row as unknown as SessionRecord;
 }
 
 function toDbValue(v: unknown): unknown {
-  return typeof v === 'boolean' ? (v ? 1 : 0) : v;
+  if (typeof v === 'boolean') return v ? 1 : 0;
+  return v !== null && typeof v === 'object' ? JSON.stringify(v) : v;
 }
 
 function toJob(row: Row): JobRecord {
@@ -129,9 +132,26 @@ export class Store {
     return (this.sql("SELECT COUNT(*) AS n FROM sessions WHERE status = 'pending'").get() as { n: number }).n;
   }
 
-  /** Pending sessions, oldest first (the queue's order). */
-  pendingIds(limit: number): string[] {
-    return (this.sql("SELECT id FROM sessions WHERE status = 'pending' ORDER BY created_at, rowid LIMIT ?").all(limit) as { id: string }[]).map((r) => r.id);
+  /** Pending sessions due to start at `now` (no `startAfter`, or one passed), oldest first (the queue's order). */
+  pendingIds(limit: number, now = Date.now()): string[] {
+    const sql = "SELECT id FROM sessions WHERE status = 'pending' AND (start_after IS NULL OR start_after <= ?) ORDER BY created_at, rowid LIMIT ?";
+    return (this.sql(sql).all(now, limit) as { id: string }[]).map((r) => r.id);
+  }
+
+  /** The earliest `startAfter` of a pending session still in the future, or null. */
+  nextStartAfter(now = Date.now()): number | null {
+    const row = this.sql("SELECT MIN(start_after) AS t FROM sessions WHERE status = 'pending' AND start_after > ?").get(now) as { t: number | null };
+    return row.t;
+  }
+
+  /** What \`restart\` needs to start a session again (ADR 0033); null once it was removed. */
+  getSpec(id: string): Record<string, unknown> | null {
+    const row = this.sql('SELECT spec FROM sessions WHERE id = ?').get(id) as { spec: string | null } | undefined;
+    return row?.spec ? JSON.parse(row.spec) : null;
+  }
+
+  setSpec(id: string, spec: Record<string, unknown> | null): void {
+    this.sql('UPDATE sessions SET spec = ? WHERE id = ?').run(spec === null ? null : JSON.stringify(spec), id);
   }
 
   /** Live sessions with a `--timeout` or `--idle-timeout` (checked several times a second). */

@@ -2,7 +2,8 @@ import type { Command } from 'commander';
 import type { Client } from '../../client/client.js';
 import { examples } from '../hints.js';
 import { durationOption, intOption } from '../parse.js';
-import { sessionArg, statusOption, type Wiring } from './shared.js';
+import { SESSION_STATUSES } from '../../core/status.js';
+import { filterOption, formatOption, sessionArg, statusOption, type Wiring } from './shared.js';
 
 /** What happened: the event stream, the history, statistics (README "Commands"). */
 export function addRecordCommands(program: Command, { setExit, client, routed }: Wiring): void {
@@ -22,10 +23,12 @@ export function addRecordCommands(program: Command, { setExit, client, routed }:
   program
     .command('history')
     .description('sessions including removed ones, newest first')
-    .addOption(statusOption('only these statuses (comma-separated)'))
+    .addOption(statusOption('only these statuses (comma-separated; live and finished stand for their sets)', [...SESSION_STATUSES, 'live', 'finished']))
+    .addOption(filterOption())
     .option('--since <dur>', 'only sessions created in the last DUR (e.g. 1h, 7d)', durationOption('--since'))
     .option('-n <count>', 'at most this many', intOption('-n'))
     .option('--json', 'JSON array')
+    .addOption(formatOption())
     .option('--no-trunc', 'do not shorten commands')
     .addHelpText('after', examples(
       ['amux history', 'the columns of ps, plus DURATION and REMOVED'],

@@ -3,6 +3,8 @@ import { homedir } from 'node:os';
 import { resolveCommand } from '../../core/command.js';
 import { durationField } from '../../core/duration.js';
 import { validateName } from '../../core/ids.js';
+import { checkLabels } from '../../core/labels.js';
+import { parseRestartPolicy, policyText } from '../../core/restart-policy.js';
 import { parseUntil } from '../../core/until.js';
 import { parseSignal } from '../../core/signals.js';
 import { AmuxError } from '../../errors.js';
@@ -62,9 +64,11 @@ export function parseCreate(body: unknown): SessionSpec {
   if (!isDir) throw new AmuxError('invalid_argument', `working directory ${cwd} does not exist or is not a directory`);
   const env = req.hostEnv ? { ...hostEnv(), ...req.env } : (req.env ?? defaultEnv());
   if (Object.values(env).some((v) => v.includes('\0'))) throw new AmuxError('invalid_argument', 'env values must not contain NUL bytes');
+  const restart = req.restart === undefined ? null : parseRestartPolicy(req.restart);
   return {
     command, name, cwd, env, umask: req.umask ?? 0o022, autoRemove: req.autoRemove === true,
     timeoutMs: limit(req.timeoutMs, 'timeout'), idleTimeoutMs: limit(req.idleTimeoutMs, 'idle timeout'),
+    labels: checkLabels(req.labels ?? {}), restartPolicy: restart && policyText(restart), delayMs: limit(req.delayMs, 'delay'),
   };
 }
 

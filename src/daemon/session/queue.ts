@@ -12,6 +12,8 @@ export class Queue {
   /** Sessions being started now (still `pending` in the store until their tmux session exists). */
   private readonly starting = new Map<string, Promise<SessionRecord>>();
   private stopped = false;
+  /** Wakes the queue when the earliest delayed session (`run --delay`, a restart's backoff) is due. */
+  private timer: { at: number; handle: NodeJS.Timeout } | null = null;
 
   constructor(private readonly ctx: DaemonContext) {}
 
@@ -22,11 +24,13 @@ export class Queue {
   /** The daemon is stopping: pending sessions wait for the next one. */
   stop(): void {
     this.stopped = true;
+    if (this.timer) clearTimeout(this.timer.handle);
   }
 
   /** Starts as many of the oldest pending sessions as there are free slots. Synchronous choice: no double start. */
   pump(): void {
     if (this.stopped) return;
+    this.schedule();
     const { store, settings } = this.ctx;
     const max = settings.maxLive;
     let free = max === 0 ? Number.MAX_SAFE_INTEGER : max - store.countLive() - this.starting.size;
@@ -44,6 +48,21 @@ export class Queue {
           this.pump(); // a start that failed left its slot free
         });
     }
+  }
+
+  /** A timer for the earliest pending session that waits for its `startAfter`. */
+  private schedule(): void {
+    const at = this.ctx.store.nextStartAfter();
+    if (this.timer && this.timer.at === at) return;
+    if (this.timer) clearTimeout(this.timer.handle);
+    this.timer = null;
+    if (at === null) return;
+    const handle = setTimeout(() => {
+      this.timer = null;
+      this.pump();
+    }, Math.max(0, at - Date.now()) + 5);
+    handle.unref();
+    this.timer = { at, handle };
   }
 
   /** The start of session `id`, when the queue is starting it now; undefined when it waits. */
