@@ -1,0 +1,148 @@
+import assert from 'node:assert/strict';
+import { after, describe, test } from 'node:test';
+import { amuxHome, sleep } from '../helpers/amux.js';
+
+describe('restart, rename, labels, filters, formats, restart policies, delays', () => {
+  const h = amuxHome({ after });
+
+  test('restart: same command, cwd, env, name and labels in a new session linked to the old one, which stays in history', async () => {
+    const old = await h.ok(['run', '-n', 'rs', '-C', '/tmp', '-e', 'GREETING=hello there', '-l', 'team=ci', '--', 'echo "$GREETING from $PWD"; sleep 300']);
+    await h.until(old, (s) => s.logBytes > 0);
+    const fresh = await h.ok(['restart', 'rs']);
+    assert.notEqual(fresh, old);
+    const s = await h.session('rs');
+    assert.equal(s.id, fresh, 'the name moved to the new session');
+    assert.equal(s.restartOf, old);
+    assert.equal(s.restarts, 1);
+    assert.deepEqual(s.labels, { team: 'ci' });
+    await h.until(fresh, (x) => x.logBytes > 0);
+    assert.match(await h.ok(['logs', fresh]), /hello there from \/tmp/, 'same environment and directory');
+    const prev = await h.session(old);
+    assert.equal(prev.status, 'stopped', 'a live session is stopped first');
+    assert.equal(prev.removed, true, 'the old one is removed but kept in history');
+    const events = (await h.ok(['events', old])).split('\n').map((l) => JSON.parse(l));
+    assert.ok(events.some((e) => e.type === 'restarted' && e.data.newId === fresh && e.data.by === 'user'));
+    assert.equal((await h.run(['restart', old])).code, 1, 'a removed session cannot be restarted: its environment is gone');
+  });
+
+  test('restart of a finished session, by API too', async () => {
+    const id = await h.ok(['run', '--', 'exit 4']);
+    assert.equal((await h.run(['wait', id])).code, 4);
+    const r = await h.api('POST', `/v1/sessions/${id}/restart`, {});
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    assert.equal(r.body.restartOf, id);
+    assert.equal((await h.run(['wait', r.body.id])).code, 4);
+  });
+
+  test('rename: unique names, --clear, bad names refused', async () => {
+    const id = await h.ok(['run', '-n', 'before', '--', 'sleep 300']);
+    assert.equal(await h.ok(['rename', 'before', 'after']), id);
+    assert.equal((await h.session(id)).name, 'after');
+    await h.ok(['run', '-n', 'taken', '--', 'sleep 300']);
+    const clash = await h.run(['rename', 'after', 'taken']);
+    assert.equal(clash.code, 1);
+    assert.match(clash.stderr, /already used/);
+    assert.equal((await h.run(['rename', 'after', 'deadbeef'])).code, 2, 'a name that reads as an id');
+    assert.equal((await h.run(['rename', 'after'])).code, 2, 'no name and no --clear');
+    await h.ok(['rename', 'after', '--clear']);
+    assert.equal((await h.session(id)).name, null);
+  });
+
+  test('labels and --filter on ps and history; --status live|finished; ps -n', async () => {
+    const a = await h.ok(['run', '-n', 'lab-a', '-l', 'stack=demo', '-l', 'tier=web', '--', 'sleep 300']);
+    const b = await h.ok(['run', '-n', 'lab-b', '-l', 'stack=demo', '--', 'true']);
+    await h.run(['wait', b]);
+    const ids = async (args: string[]) => (await h.ok(['ps', '-q', ...args])).split('\n').filter(Boolean);
+    assert.deepEqual(await ids(['--filter', 'label=stack=demo']), [b, a]);
+    assert.deepEqual(await ids(['--filter', 'label=stack=demo', '--filter', 'label=tier']), [a]);
+    assert.deepEqual(await ids(['--filter', 'name=lab-?', '--status', 'finished']), [b]);
+    assert.deepEqual(await ids(['--filter', 'label=stack', '--status', 'live']), [a]);
+    assert.equal((await ids(['-n', '1'])).length, 1);
+    assert.match(await h.ok(['history', '--filter', 'label=tier=web', '--format', '{{.Name}}']), /^lab-a$/);
+    const bad = await h.run(['ps', '--filter', 'colour=red']);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /name=GLOB/);
+    assert.equal((await h.run(['run', '-l', 'bad key=1', '--', 'true'])).code, 2);
+  });
+
+  test('--format on ps, jobs and inspect; unknown fields name the valid ones', async () => {
+    const id = await h.ok(['run', '-n', 'fmt', '-l', 'k=v', '--', 'exit 3']);
+    await h.run(['wait', id]);
+    assert.equal(await h.ok(['ps', '--filter', 'name=fmt', '--format', '{{.ID}}\\t{{.Status}}\\t{{.ExitCode}}\\t{{.Labels}}']), `${id}\tfailed\t3\tk=v`);
+    assert.match(await h.ok(['ps', '--filter', 'name=fmt', '--format', 'table {{.Name}}\\t{{.ExitCode}}']), /^NAME\s+EXIT CODE\nfmt\s+3$/);
+    assert.deepEqual(JSON.parse(await h.ok(['ps', '--filter', 'name=fmt', '--format', 'json'])).labels, { k: 'v' });
+    assert.equal(await h.ok(['inspect', 'fmt', '--format', '{{.Status}} {{.ExitCode}}']), 'failed 3');
+    assert.equal(await h.ok(['jobs', 'fmt', '--format', '{{.ID}} {{.ExitCode}}']), `job-${id}-1 3`);
+    const bad = await h.run(['ps', '--format', '{{.Colour}}']);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /unknown field 'Colour'; fields: id, name, status/);
+  });
+
+  test('--restart on-failure:2 restarts a failing command twice with backoff, each an event; then it stays failed', async () => {
+    const first = await h.ok(['run', '-n', 'flaky', '--restart', 'on-failure:2', '--', 'exit 7']);
+    const last = await waitFor(async () => {
+      const s = await h.session('flaky');
+      return s.restarts === 2 && s.status === 'failed' ? s : null;
+    });
+    assert.equal(last.exitCode, 7);
+    assert.equal(last.restartPolicy, 'on-failure:2');
+    const chain = JSON.parse(await h.ok(['history', '--filter', 'name=flaky', '--json'])) as any[];
+    assert.equal(chain.length, 3, 'three runs: the first and two restarts');
+    assert.equal(chain.at(-1).id, first);
+    const restarted = JSON.parse(`[${(await h.ok(['events', first])).split('\n').join(',')}]`).find((e: any) => e.type === 'restarted');
+    assert.equal(restarted.data.by, 'policy');
+    await sleep(3000);
+    assert.equal((await h.session('flaky')).id, last.id, 'no third restart');
+  });
+
+  test('--restart always: kill ends the policy; on-failure does not restart a success', async () => {
+    await h.ok(['run', '-n', 'forever', '--restart', 'always', '--', 'sleep 1']);
+    const second = await waitFor(async () => {
+      const s = await h.session('forever');
+      return s.restarts >= 1 && s.status === 'working' ? s : null;
+    });
+    await h.ok(['kill', 'forever']);
+    await sleep(2500);
+    const s = await h.session('forever');
+    assert.equal(s.id, second.id, 'no restart after kill');
+    assert.equal(s.status, 'stopped');
+    const ok = await h.ok(['run', '-n', 'fine', '--restart', 'on-failure', '--', 'true']);
+    await h.run(['wait', ok]);
+    await sleep(1500);
+    assert.equal((await h.session('fine')).id, ok);
+  });
+
+  test('--delay: pending with a reason and startAfter until due; rm while waiting leaves nothing to start', async () => {
+    const id = await h.ok(['run', '--delay', '2s', '--', 'echo late']);
+    const s = await h.session(id);
+    assert.equal(s.status, 'pending');
+    assert.equal(s.reason, 'delayed');
+    assert.ok(Date.parse(s.startAfter) > Date.parse(s.createdAt));
+    assert.equal((await h.run(['wait', id])).code, 0);
+    assert.ok(Date.parse((await h.session(id)).startedAt) >= Date.parse(s.startAfter));
+    const gone = await h.ok(['run', '--delay', '1s', '--', 'echo never']);
+    await h.ok(['rm', gone]);
+    await sleep(1500);
+    const g = await h.session(gone);
+    assert.equal(g.startedAt, null);
+    assert.equal(g.status, 'stopped');
+  });
+
+  test("docker's run -w DIR is refused with a hint, nothing started", async () => {
+    const before = await h.ok(['ps', '-q']);
+    const r = await h.run(['run', '-w', '/tmp', '--', 'ls']);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /did you mean -C \/tmp\?/);
+    assert.equal(await h.ok(['ps', '-q']), before);
+  });
+
+  async function waitFor<T>(probe: () => Promise<T | null>, timeoutMs = 30_000): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const v = await probe();
+      if (v) return v;
+      if (Date.now() > deadline) throw new Error('condition never held');
+      await sleep(200);
+    }
+  }
+});
