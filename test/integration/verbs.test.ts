@@ -146,3 +146,38 @@ describe('restart, rename, labels, filters, formats, restart policies, delays', 
     }
   }
 });
+
+describe('where the docs and the behaviour disagreed (issue 22)', () => {
+  const h = amuxHome({ after });
+
+  test('send --keys refuses a word that is not a key, types nothing', async () => {
+    const id = await h.ok(['run', '--', 'cat']);
+    await h.until(id, (s) => s.status === 'idle');
+    await sleep(300);
+    const before = (await h.session(id)).logBytes;
+    const r = await h.run(['send', '--keys', id, 'Ctrl-C']);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /'Ctrl-C' is not a tmux key name: did you mean C-c\?/);
+    await sleep(300);
+    assert.equal((await h.session(id)).logBytes, before, 'nothing was typed');
+    assert.equal((await h.run(['send', '--keys', id, 'NoSuchKey'])).code, 2);
+    await h.ok(['send', '--keys', id, 'C-c']);
+    await h.until(id, (s) => s.status !== 'idle' && s.status !== 'working');
+  });
+
+  test('amux help NAME of no command is a usage error; of a command, its help', async () => {
+    const r = await h.run(['help', 'frob']);
+    assert.equal(r.code, 2);
+    assert.equal(r.stderr, "amux: unknown command 'frob'; see 'amux --help'\n");
+    const ok = await h.run(['help', 'ps']);
+    assert.equal(ok.code, 0);
+    assert.match(ok.stdout, /Usage: amux ps/);
+  });
+
+  test('daemon run with a daemon running fails (exit 1) naming its pid', async () => {
+    await h.ok(['daemon', 'start']);
+    const r = await h.run(['daemon', 'run']);
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /already running .*\(pid \d+\)/);
+  });
+});

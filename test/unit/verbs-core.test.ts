@@ -93,3 +93,17 @@ describe('--format', () => {
     assert.throws(() => parseFormat('table', fields), (e: any) => e.exitCode === 2);
   });
 });
+
+describe('send --keys names', () => {
+  test('tmux key names, modifiers, single characters and ^X pass', async () => {
+    const { checkKeys } = await import('../../src/core/keys.js');
+    assert.deepEqual(checkKeys(['C-c', 'Enter', 'escape', 'M-S-Up', 'F12', 'a', '^C', 'KPEnter', 'BSpace', 'C-M-x', 'é']), ['C-c', 'Enter', 'escape', 'M-S-Up', 'F12', 'a', '^C', 'KPEnter', 'BSpace', 'C-M-x', 'é']);
+  });
+  test('a word that is not a key is refused with a hint', async () => {
+    const { checkKeys } = await import('../../src/core/keys.js');
+    assert.throws(() => checkKeys(['NoSuchKey']), (e: any) => e.exitCode === 2 && /'NoSuchKey' is not a tmux key name;/.test(e.message));
+    assert.throws(() => checkKeys(['Ctrl-C']), /did you mean C-c\?/);
+    assert.throws(() => checkKeys(['Enter', 'Esc']), /'Esc'.*did you mean Escape\?/);
+    assert.throws(() => checkKeys(['F13']), /not a tmux key name/);
+  });
+});

@@ -66,6 +66,8 @@ export async function daemonCommand(action: string, opts: { json?: boolean }): P
       return 0;
     }
     case 'run': {
+      const h = await health(client);
+      if (h) throw new AmuxError('operation_failed', `a daemon is already running for ${client.paths.home} (pid ${h.pid}); stop it first with 'amux daemon stop'`);
       return runDaemonHere(); // serves until stopped
     }
     default:

@@ -3,6 +3,7 @@ import { homedir } from 'node:os';
 import { resolveCommand } from '../../core/command.js';
 import { durationField } from '../../core/duration.js';
 import { validateName } from '../../core/ids.js';
+import { checkKeys } from '../../core/keys.js';
 import { checkLabels } from '../../core/labels.js';
 import { parseRestartPolicy, policyText } from '../../core/restart-policy.js';
 import { parseUntil } from '../../core/until.js';
@@ -92,7 +93,7 @@ export function parseInput(body: unknown): SendInput {
   const enter = req.enter !== false;
   const when = req.when ?? 'now';
   if (req.timeoutMs !== undefined && when !== 'idle') throw new AmuxError('invalid_argument', 'a send timeout is for when: idle (--when idle); drop it, or hold the input');
-  const input = req.keys ? { keys: req.keys } : { text: req.text! };
+  const input = req.keys ? { keys: checkKeys(req.keys) } : { text: req.text! };
   return { ...input, enter, when, timeoutMs: limit(req.timeoutMs, 'timeout') };
 }
 
