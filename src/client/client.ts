@@ -2,6 +2,7 @@ import type { AmuxPaths } from '../paths.js';
 import type { Health, StopAnswer } from '../protocol/daemon.js';
 import type { EventsQuery, HistoryQuery, StatsQuery, StatsView } from '../protocol/events.js';
 import type { ExecRequest, JobListQuery, JobOutputQuery, JobView, StdinAnswer } from '../protocol/jobs.js';
+import type { GroupRequest, GroupView, SetConfigAnswer, SetConfigRequest } from '../protocol/groups.js';
 import type { LogsQuery } from '../protocol/logs.js';
 import { ROUTES } from '../protocol/routes.js';
 import type {
@@ -68,6 +69,24 @@ export class Client {
 
   stats(query: StatsQuery = {}): Promise<StatsView> {
     return this.conn.json(ROUTES.stats, { query });
+  }
+
+  groups(): Promise<GroupView[]> {
+    return this.conn.json(ROUTES.listGroups);
+  }
+
+  /** Creates a group or changes its parallel limit (in force at once). */
+  setGroup(req: GroupRequest): Promise<GroupView> {
+    return this.conn.json(ROUTES.setGroup, { body: req });
+  }
+
+  removeGroup(name: string): Promise<{ name: string }> {
+    return this.conn.json(ROUTES.removeGroup, { params: { name } });
+  }
+
+  /** Sets one setting in config.json and in the running daemon. */
+  setConfig(req: SetConfigRequest): Promise<SetConfigAnswer> {
+    return this.conn.json(ROUTES.setConfig, { body: req });
   }
 
   /** Removes finished sessions that ended at least `olderThanMs` ago. */

@@ -28,6 +28,8 @@ export interface SessionFacts {
   restarts: number;
   /** `run --restart`: `on-failure`, `on-failure:N` or `always`; null: no restarts. */
   restartPolicy: string | null;
+  /** `run -g NAME`: the group whose parallel limit it counts against (README "Groups"). */
+  group: string | null;
 }
 
 /** A session as stored (times in epoch ms). The store maps rows to this; the API maps it to SessionView. */

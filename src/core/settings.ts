@@ -57,6 +57,12 @@ const SOURCES: Partial<Record<keyof Settings, Source[]>> = {
   sweepIntervalMs: [{ key: '', env: 'AMUX_TEST_SWEEP_INTERVAL', parse: (v) => parseDuration(v, 'sweep interval'), testOnly: true }],
 };
 
+/** The AMUX_* variable of a setting a user sets in config.json (`maxLive` → AMUX_MAX_LIVE); null for no such setting. */
+export function settingEnvOf(key: string): string | null {
+  for (const sources of Object.values(SOURCES)) for (const src of sources!) if (!src.testOnly && src.key === key) return src.env;
+  return null;
+}
+
 function bad(from: string, raw: unknown, why: string): AmuxError {
   return new AmuxError('invalid_argument', `bad setting ${from}=${JSON.stringify(raw)}: ${why}`);
 }

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { chmodSync, existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { chmodSync, renameSync, rmSync } from 'node:fs';
 import { checkHome, writeHomeFile } from '../home.js';
 import { createServer, type Server } from 'node:http';
 import { resolveSettings } from '../core/settings.js';
@@ -16,6 +16,7 @@ import { Monitor } from './monitor/monitor.js';
 import { allSessionLocksIdle } from './session/lock.js';
 import { watchSessionEnds } from './session/on-end.js';
 import { watchRestartPolicies } from './session/restart.js';
+import { readConfigFile } from '../config-file.js';
 import { Queue } from './session/queue.js';
 import { Retention } from './session/retention.js';
 import { adoptPending } from './session/start.js';
@@ -23,17 +24,6 @@ import { Timeouts } from './timeouts.js';
 
 function log(msg: string): void {
   process.stderr.write(`${new Date().toISOString()} [amuxd ${process.pid}] ${msg}\n`);
-}
-
-function readConfig(file: string): Record<string, unknown> {
-  if (!existsSync(file)) return {};
-  try {
-    const v = JSON.parse(readFileSync(file, 'utf8'));
-    if (v && typeof v === 'object' && !Array.isArray(v)) return v;
-  } catch {
-    /* reported below */
-  }
-  throw new AmuxError('invalid_argument', `${file} is not a JSON object; fix or remove it`);
 }
 
 /** The daemon's parts over one context, reconciled with what happened while no daemon ran, and started. */
@@ -77,7 +67,7 @@ export async function runDaemon(): Promise<void> {
       throw new AmuxError('daemon_unreachable', `AMUX_HOME ${paths.home} is too long for a Unix socket path (max ${MAX_SOCKET_PATH - 9} bytes); use a shorter AMUX_HOME`);
     }
     const tmuxVersion = await checkTmuxVersion();
-    const ctx = createContext(paths, resolveSettings(readConfig(paths.config), process.env), findPrograms());
+    const ctx = createContext(paths, resolveSettings(readConfigFile(paths), process.env), findPrograms());
     chmodSync(paths.db, 0o600);
     const engine = await startEngine(ctx);
     // No limit on receiving a whole request (node's default cuts one after 300 s with a 408): the

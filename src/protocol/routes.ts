@@ -37,6 +37,10 @@ export const ROUTES = {
   events: { method: 'GET', path: '/v1/events' },
   history: { method: 'GET', path: '/v1/history' },
   stats: { method: 'GET', path: '/v1/stats' },
+  listGroups: { method: 'GET', path: '/v1/groups' },
+  setGroup: { method: 'POST', path: '/v1/groups' },
+  removeGroup: { method: 'DELETE', path: '/v1/groups/:name' },
+  setConfig: { method: 'POST', path: '/v1/config' },
 } as const;
 
 export type RouteName = keyof typeof ROUTES;

@@ -3,6 +3,7 @@ import { expandStatusWords } from '../core/filters.js';
 import { JOB_STATUSES, SESSION_STATUSES } from '../core/status.js';
 import type { EventsQuery, HistoryQuery, StatsQuery } from './events.js';
 import type { ExecQuery, ExecRequest, JobListQuery, JobOutputQuery } from './jobs.js';
+import type { GroupRequest, SetConfigRequest } from './groups.js';
 import type { LogsQuery } from './logs.js';
 import type { RouteName } from './routes.js';
 import type {
@@ -35,7 +36,14 @@ const createSession = z.object({
   labels: z.record(z.string(), z.string()).optional(),
   restart: z.string().optional(),
   delayMs: duration.optional(),
+  group: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'must be a group name: 1-64 of A-Z a-z 0-9 . _ -').optional(),
 }).strict() satisfies z.ZodType<CreateSessionRequest>;
+
+const setGroup = z.object({
+  name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'must be a group name: 1-64 of A-Z a-z 0-9 . _ -'),
+  parallel: z.number().int().min(0).max(100_000),
+}).strict() satisfies z.ZodType<GroupRequest>;
+const setConfig = z.object({ key: z.string().min(1), value: z.union([z.string(), z.number(), z.null()]) }).strict() satisfies z.ZodType<SetConfigRequest>;
 
 const restart = z.object({ graceMs: duration.optional() }).strict() satisfies z.ZodType<RestartRequest>;
 const rename = z.object({ name: z.string().nullable() }).strict() satisfies z.ZodType<RenameRequest>;
@@ -136,6 +144,10 @@ export const ROUTE_SCHEMAS: Record<RouteName, RouteSchema> = {
   events: { query: query<EventsQuery>({ session: text, since: text, follow: flag, after: int, limit: int }) },
   history: { query: query<HistoryQuery>({ status: sessionStatuses, name: items, label: items, since: text, limit: int }) },
   stats: { query: query<StatsQuery>({ since: text }) },
+  listGroups: {},
+  setGroup: { body: setGroup },
+  removeGroup: {},
+  setConfig: { body: setConfig },
 };
 
 /**

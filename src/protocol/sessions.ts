@@ -63,6 +63,8 @@ export interface CreateSessionRequest {
   restart?: string;
   /** Start no earlier than this long from now: ms, or a duration text. */
   delayMs?: number | string;
+  /** An existing group: the session also waits for a slot of its parallel limit (README "Groups"). */
+  group?: string;
 }
 
 /** Query of `GET /v1/sessions`. */

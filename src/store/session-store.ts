@@ -15,10 +15,10 @@ const SESSION_COLUMNS: Record<keyof SessionRecord, string> = {
   removedAt: 'removed_at', lastOutput: 'last_output', logBytes: 'log_bytes', logTruncated: 'log_truncated',
   logChunkBytes: 'log_chunk_bytes', logCapBytes: 'log_cap_bytes', hasCommand: 'has_command',
   timeoutMs: 'timeout_ms', idleTimeoutMs: 'idle_timeout_ms', closedAt: 'closed_at', reason: 'reason',
-  labels: 'labels', restartOf: 'restart_of', restarts: 'restarts', restartPolicy: 'restart_policy', startAfter: 'start_after',
+  labels: 'labels', restartOf: 'restart_of', restarts: 'restarts', restartPolicy: 'restart_policy', startAfter: 'start_after', group: 'group_name',
 };
 /** Columns aliased to record fields, so that SQLite hands back rows already shaped as records. */
-const SESSION_SELECT = `SELECT ${Object.entries(SESSION_COLUMNS).map(([f, c]) => `${c} AS ${f}`).join(', ')} FROM sessions`;
+const SESSION_SELECT = `SELECT ${Object.entries(SESSION_COLUMNS).map(([f, c]) => `${c} AS "${f}"`).join(', ')} FROM sessions`;
 
 function toSession(row: Row): SessionRecord {
   row.autoRemove = row.autoRemove === 1;
@@ -133,15 +133,38 @@ export class Store {
   }
 
   /** Pending sessions due to start at `now` (no `startAfter`, or one passed), oldest first (the queue's order). */
-  pendingIds(limit: number, now = Date.now()): string[] {
-    const sql = "SELECT id FROM sessions WHERE status = 'pending' AND (start_after IS NULL OR start_after <= ?) ORDER BY created_at, rowid LIMIT ?";
-    return (this.sql(sql).all(now, limit) as { id: string }[]).map((r) => r.id);
+  pendingIds(limit: number, now = Date.now()): { id: string; group: string | null }[] {
+    const sql = "SELECT id, group_name AS \"group\" FROM sessions WHERE status = 'pending' AND (start_after IS NULL OR start_after <= ?) ORDER BY created_at, rowid LIMIT ?";
+    return this.sql(sql).all(now, limit) as { id: string; group: string | null }[];
   }
 
   /** The earliest `startAfter` of a pending session still in the future, or null. */
   nextStartAfter(now = Date.now()): number | null {
     const row = this.sql("SELECT MIN(start_after) AS t FROM sessions WHERE status = 'pending' AND start_after > ?").get(now) as { t: number | null };
     return row.t;
+  }
+
+  /** Groups with their parallel limit, by name (README "Groups"). */
+  listGroups(): { name: string; parallel: number; createdAt: number }[] {
+    return this.sql('SELECT name, parallel, created_at AS createdAt FROM groups ORDER BY name').all() as { name: string; parallel: number; createdAt: number }[];
+  }
+
+  getGroup(name: string): { name: string; parallel: number } | null {
+    return (this.sql('SELECT name, parallel FROM groups WHERE name = ?').get(name) as { name: string; parallel: number } | undefined) ?? null;
+  }
+
+  setGroup(name: string, parallel: number, now: number): void {
+    this.sql('INSERT INTO groups (name, parallel, created_at) VALUES (?, ?, ?) ON CONFLICT(name) DO UPDATE SET parallel = excluded.parallel').run(name, parallel, now);
+  }
+
+  deleteGroup(name: string): void {
+    this.sql('DELETE FROM groups WHERE name = ?').run(name);
+  }
+
+  /** Live and pending sessions of each group: what `group ls` shows and what the queue counts. */
+  groupCounts(): Map<string, { live: number; pending: number }> {
+    const rows = this.sql(`SELECT group_name AS g, SUM(status IN (${LIVE_SQL})) AS live, SUM(status = 'pending') AS pending FROM sessions WHERE group_name IS NOT NULL AND removed_at IS NULL GROUP BY group_name`).all() as { g: string; live: number; pending: number }[];
+    return new Map(rows.map((r) => [r.g, { live: r.live, pending: r.pending }]));
   }
 
   /** What \`restart\` needs to start a session again (ADR 0033); null once it was removed. */

@@ -181,3 +181,55 @@ describe('where the docs and the behaviour disagreed (issue 22)', () => {
     assert.match(r.stderr, /already running .*\(pid \d+\)/);
   });
 });
+
+describe('groups with their own parallel limit; settings changed live', () => {
+  const h = amuxHome({ after });
+
+  test('run -g queues by the group limit, other sessions unaffected; raising the limit starts waiting ones at once', async () => {
+    assert.equal(await h.ok(['group', 'add', 'builds', '--parallel', '1']), 'builds');
+    const a = await h.ok(['run', '-g', 'builds', '--', 'sleep 300']);
+    const b = await h.ok(['run', '-g', 'builds', '--', 'sleep 300']);
+    const free = await h.ok(['run', '--', 'sleep 300']);
+    assert.equal((await h.session(a)).status, 'working');
+    assert.equal((await h.session(b)).status, 'pending', 'the group is full');
+    assert.equal((await h.session(free)).status, 'working', 'a session outside the group does not wait');
+    assert.deepEqual(JSON.parse(await h.ok(['group', 'ls', '--json'])), [{ name: 'builds', parallel: 1, live: 1, pending: 1 }]);
+    await h.ok(['group', 'add', 'builds', '--parallel', '2']);
+    await h.until(b, (s) => s.status === 'working');
+    assert.equal((await h.session(b)).group, 'builds');
+    const r = await h.run(['run', '-g', 'nosuch', '--', 'true']);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /no such group 'nosuch'; create it first/);
+    await h.ok(['kill', a, b, free]);
+  });
+
+  test('group rm refuses while sessions wait in it; ends the group otherwise', async () => {
+    await h.ok(['group', 'add', 'one', '--parallel', '1']);
+    const a = await h.ok(['run', '-g', 'one', '--', 'sleep 300']);
+    const b = await h.ok(['run', '-g', 'one', '--', 'sleep 300']);
+    assert.equal((await h.run(['group', 'rm', 'one'])).code, 1);
+    await h.ok(['kill', b]);
+    await h.ok(['group', 'rm', 'one']);
+    assert.equal((await h.run(['group', 'rm', 'one'])).code, 1);
+    assert.equal((await h.run(['group', 'add', 'x'])).code, 2, '--parallel is required');
+    await h.ok(['kill', a]);
+  });
+
+  test('config set maxLive takes effect at once and is kept in config.json; bad values change nothing', async () => {
+    await h.ok(['config', 'set', 'maxLive', '1']);
+    const a = await h.ok(['run', '--', 'sleep 300']);
+    const b = await h.ok(['run', '--', 'sleep 300']);
+    assert.equal((await h.session(b)).status, 'pending');
+    assert.equal(JSON.parse(await h.ok(['daemon', 'status', '--json'])).settings.maxLive, 1);
+    const { readFileSync } = await import('node:fs');
+    assert.deepEqual(JSON.parse(readFileSync(`${h.home}/config.json`, 'utf8')), { maxLive: 1 });
+    const bad = await h.run(['config', 'set', 'maxLive', 'lots']);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /bad setting maxLive/);
+    assert.equal((await h.run(['config', 'set', 'maxlive', '3'])).code, 2, 'keys are exact');
+    assert.deepEqual(JSON.parse(readFileSync(`${h.home}/config.json`, 'utf8')), { maxLive: 1 }, 'unchanged');
+    await h.ok(['config', 'unset', 'maxLive']);
+    await h.until(b, (s) => s.status === 'working');
+    await h.ok(['kill', a, b]);
+  });
+});

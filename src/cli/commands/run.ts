@@ -22,6 +22,7 @@ export interface RunOptions {
   restart?: string;
   /** ms */
   delay?: number;
+  group?: string;
 }
 
 /**
@@ -64,6 +65,7 @@ export async function runCommand(client: Client, args: string[], opts: RunOption
       labels: opts.label,
       restart: opts.restart,
       delayMs: opts.delay,
+      group: opts.group,
     });
     if (!sigint) {
       if (opts.json) printJson(session);

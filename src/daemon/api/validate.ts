@@ -70,6 +70,7 @@ export function parseCreate(body: unknown): SessionSpec {
     command, name, cwd, env, umask: req.umask ?? 0o022, autoRemove: req.autoRemove === true,
     timeoutMs: limit(req.timeoutMs, 'timeout'), idleTimeoutMs: limit(req.idleTimeoutMs, 'idle timeout'),
     labels: checkLabels(req.labels ?? {}), restartPolicy: restart && policyText(restart), delayMs: limit(req.delayMs, 'delay'),
+    group: req.group ?? null,
   };
 }
 

@@ -41,6 +41,7 @@ export function sessionView(s: SessionRecord, now = Date.now(), live?: { reason?
     restartOf: s.restartOf,
     restarts: s.restarts,
     restartPolicy: s.restartPolicy,
+    group: s.group,
     startAfter: s.status === 'pending' ? iso(s.startAfter) : null,
   };
 }

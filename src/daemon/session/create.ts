@@ -22,6 +22,8 @@ export interface SessionSpec {
   idleTimeoutMs: number | null;
   labels: Record<string, string>;
   restartPolicy: string | null;
+  /** `run -g NAME`: an existing group (README "Groups"). */
+  group: string | null;
   /** Start no earlier than this long after creation (`run --delay`, a restart's backoff). */
   delayMs: number | null;
   /** The session this one restarts, and how many restarts came before it (ADR 0033). */
@@ -49,6 +51,9 @@ export interface StoredSpec {
  */
 export async function createSession(ctx: DaemonContext, queue: Queue, spec: SessionSpec): Promise<SessionRecord> {
   const { command, name, cwd, env, umask, timeoutMs, idleTimeoutMs, autoRemove, labels, restartPolicy, delayMs } = spec;
+  if (spec.group !== null && !ctx.store.getGroup(spec.group)) {
+    throw new AmuxError('invalid_argument', `no such group '${spec.group}'; create it first: amux group add ${spec.group} --parallel N`);
+  }
   if (name && ctx.store.nameInUse(name)) {
     throw new AmuxError('name_in_use', `name '${name}' is already used by another session; pick another or 'amux rm' the old one`);
   }
@@ -62,7 +67,7 @@ export async function createSession(ctx: DaemonContext, queue: Queue, spec: Sess
     autoRemove, removedAt: null, lastOutput: null, logBytes: 0, logTruncated: false,
     logChunkBytes: chunkBytesFor(ctx.settings.logCapBytes), logCapBytes: ctx.settings.logCapBytes, hasCommand: command !== null,
     timeoutMs, idleTimeoutMs, closedAt: null,
-    labels, restartOf: spec.restartOf ?? null, restarts: spec.restarts ?? 0, restartPolicy,
+    labels, group: spec.group, restartOf: spec.restartOf ?? null, restarts: spec.restarts ?? 0, restartPolicy,
     startAfter: delayMs ? now + delayMs : null, reason: delayMs ? (spec.restartOf ? 'restart backoff' : 'delayed') : null,
   };
   const stored: StoredSpec = { command, env, umask, delayMs, streak: spec.streak ?? 0, backoffMs: spec.backoffMs ?? null };
@@ -84,7 +89,7 @@ export async function createSession(ctx: DaemonContext, queue: Queue, spec: Sess
         sessionId: id, jobId: null, type: 'session_created',
         data: {
           name, command: record.command, cwd, timeoutMs, idleTimeoutMs, autoRemove,
-          ...(Object.keys(labels).length ? { labels } : {}), ...(restartPolicy ? { restartPolicy } : {}),
+          ...(Object.keys(labels).length ? { labels } : {}), ...(restartPolicy ? { restartPolicy } : {}), ...(spec.group ? { group: spec.group } : {}),
           ...(delayMs ? { delayMs } : {}), ...(record.restartOf ? { restartOf: record.restartOf } : {}),
         },
         createdAt: now,
