@@ -30,6 +30,8 @@ export interface SessionFacts {
   restartPolicy: string | null;
   /** `run -g NAME`: the group whose parallel limit it counts against (README "Groups"). */
   group: string | null;
+  /** `run --after`: the sessions that must complete (exit 0) before it starts (full ids). */
+  after: string[];
 }
 
 /** A session as stored (times in epoch ms). The store maps rows to this; the API maps it to SessionView. */

@@ -65,6 +65,8 @@ export interface CreateSessionRequest {
   delayMs?: number | string;
   /** An existing group: the session also waits for a slot of its parallel limit (README "Groups"). */
   group?: string;
+  /** Session references: it starts once all completed with exit 0, and fails unstarted if one ended otherwise. */
+  after?: string[];
 }
 
 /** Query of `GET /v1/sessions`. */

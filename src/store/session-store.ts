@@ -15,7 +15,7 @@ const SESSION_COLUMNS: Record<keyof SessionRecord, string> = {
   removedAt: 'removed_at', lastOutput: 'last_output', logBytes: 'log_bytes', logTruncated: 'log_truncated',
   logChunkBytes: 'log_chunk_bytes', logCapBytes: 'log_cap_bytes', hasCommand: 'has_command',
   timeoutMs: 'timeout_ms', idleTimeoutMs: 'idle_timeout_ms', closedAt: 'closed_at', reason: 'reason',
-  labels: 'labels', restartOf: 'restart_of', restarts: 'restarts', restartPolicy: 'restart_policy', startAfter: 'start_after', group: 'group_name',
+  labels: 'labels', restartOf: 'restart_of', restarts: 'restarts', restartPolicy: 'restart_policy', startAfter: 'start_after', group: 'group_name', after: 'after_ids',
 };
 /** Columns aliased to record fields, so that SQLite hands back rows already shaped as records. */
 const SESSION_SELECT = `SELECT ${Object.entries(SESSION_COLUMNS).map(([f, c]) => `${c} AS "${f}"`).join(', ')} FROM sessions`;
@@ -25,6 +25,7 @@ function toSession(row: Row): SessionRecord {
   row.logTruncated = row.logTruncated === 1;
   row.hasCommand = row.hasCommand === 1;
   row.labels = JSON.parse((row.labels as string | null) ?? '{}');
+  row.after = JSON.parse((row.after as string | null) ?? '[]');
   return row as unknown as SessionRecord;
 }
 
@@ -133,9 +134,9 @@ export class Store {
   }
 
   /** Pending sessions due to start at `now` (no `startAfter`, or one passed), oldest first (the queue's order). */
-  pendingIds(limit: number, now = Date.now()): { id: string; group: string | null }[] {
-    const sql = "SELECT id, group_name AS \"group\" FROM sessions WHERE status = 'pending' AND (start_after IS NULL OR start_after <= ?) ORDER BY created_at, rowid LIMIT ?";
-    return this.sql(sql).all(now, limit) as { id: string; group: string | null }[];
+  pendingIds(limit: number, now = Date.now()): { id: string; group: string | null; after: string }[] {
+    const sql = "SELECT id, group_name AS \"group\", after_ids AS after FROM sessions WHERE status = 'pending' AND (start_after IS NULL OR start_after <= ?) ORDER BY created_at, rowid LIMIT ?";
+    return this.sql(sql).all(now, limit) as { id: string; group: string | null; after: string }[];
   }
 
   /** The earliest `startAfter` of a pending session still in the future, or null. */

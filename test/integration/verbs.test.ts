@@ -233,3 +233,34 @@ describe('groups with their own parallel limit; settings changed live', () => {
     await h.ok(['kill', a, b]);
   });
 });
+
+describe('run --after', () => {
+  const h = amuxHome({ after });
+
+  test('starts once its dependencies completed; pending with a reason naming them meanwhile', async () => {
+    const gate = await h.ok(['run', '--', 'cat']); // ends when its input ends
+    const next = await h.ok(['run', '--after', gate, '--', 'echo second']);
+    const s = await h.session(next);
+    assert.equal(s.status, 'pending');
+    assert.equal(s.reason, `after ${gate}`);
+    assert.deepEqual(s.after, [gate]);
+    await h.ok(['send', '--keys', gate, 'C-d']);
+    assert.equal((await h.run(['wait', next])).code, 0);
+    assert.match(await h.ok(['logs', next]), /second/);
+  });
+
+  test('a dependency that fails makes it failed, never started, naming it', async () => {
+    const bad = await h.ok(['run', '--', 'sleep 0.5; exit 3']);
+    const ok = await h.ok(['run', '--', 'true']);
+    const dep = await h.ok(['run', '--after', `${ok},${bad}`, '--', 'echo never']);
+    assert.equal((await h.run(['wait', dep])).code, 1);
+    const s = await h.session(dep);
+    assert.equal(s.status, 'failed');
+    assert.equal(s.startedAt, null);
+    assert.equal(s.reason, 'dependency failed');
+    assert.match(s.error, new RegExp(`dependency ${bad} ended failed, exit 3; never started`));
+    const r = await h.run(['run', '--after', 'nosuch', '--', 'true']);
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /no such session: nosuch/);
+  });
+});

@@ -23,6 +23,8 @@ export interface RunOptions {
   /** ms */
   delay?: number;
   group?: string;
+  /** Comma-separated session references. */
+  after?: string;
 }
 
 /**
@@ -66,6 +68,7 @@ export async function runCommand(client: Client, args: string[], opts: RunOption
       restart: opts.restart,
       delayMs: opts.delay,
       group: opts.group,
+      after: opts.after?.split(',').filter(Boolean),
     });
     if (!sigint) {
       if (opts.json) printJson(session);

@@ -22,6 +22,7 @@ export function addSessionCommands(program: Command, { setExit, client, router, 
     .option('-l, --label <KEY=VAL>', 'a label (repeatable): ps --filter label=KEY=VAL finds it', (v: string, prev?: Record<string, string>) => parseLabelArg(v, prev))
     .addOption(hinted(new Option('--restart <policy>', 'no (default), on-failure[:N] (after a non-zero exit, at most N times in a row) or always (after any end but kill): backoff 1s doubling to 60s'), { kind: 'words', words: ['no', 'on-failure', 'always'] }))
     .option('-g, --group <name>', 'queue it in this group (amux group add NAME --parallel N): it also waits for a slot of the group')
+    .option('--after <ids>', 'start once these sessions (comma-separated) completed with exit 0; fail unstarted if one ended otherwise')
     .option('--delay <dur>', 'start no earlier than this long from now (pending until then)', durationOption('--delay'))
     .option('--json', 'print the session as JSON')
     .addHelpText('after', '\nWith maxLive set (AMUX_MAX_LIVE), a run beyond the limit is pending and starts when a slot frees (FIFO).')

@@ -71,6 +71,7 @@ export function parseCreate(body: unknown): SessionSpec {
     timeoutMs: limit(req.timeoutMs, 'timeout'), idleTimeoutMs: limit(req.idleTimeoutMs, 'idle timeout'),
     labels: checkLabels(req.labels ?? {}), restartPolicy: restart && policyText(restart), delayMs: limit(req.delayMs, 'delay'),
     group: req.group ?? null,
+    after: req.after ?? [],
   };
 }
 

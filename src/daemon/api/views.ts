@@ -42,6 +42,7 @@ export function sessionView(s: SessionRecord, now = Date.now(), live?: { reason?
     restarts: s.restarts,
     restartPolicy: s.restartPolicy,
     group: s.group,
+    after: s.after,
     startAfter: s.status === 'pending' ? iso(s.startAfter) : null,
   };
 }

@@ -9,6 +9,7 @@ import { chunkFilter } from '../../tmux/commands.js';
 import type { DaemonContext } from '../context.js';
 import { chunkBytesFor, JOB_STREAM_CHUNK, JOB_STREAM_KEEP } from '../output/log-files.js';
 import type { Queue } from './queue.js';
+import { resolveSession } from './refs.js';
 
 /** A checked create request (api/validate.ts). */
 export interface SessionSpec {
@@ -24,6 +25,8 @@ export interface SessionSpec {
   restartPolicy: string | null;
   /** `run -g NAME`: an existing group (README "Groups"). */
   group: string | null;
+  /** `run --after`: references of sessions that must complete first (resolved here to full ids). */
+  after: string[];
   /** Start no earlier than this long after creation (`run --delay`, a restart's backoff). */
   delayMs: number | null;
   /** The session this one restarts, and how many restarts came before it (ADR 0033). */
@@ -54,6 +57,7 @@ export async function createSession(ctx: DaemonContext, queue: Queue, spec: Sess
   if (spec.group !== null && !ctx.store.getGroup(spec.group)) {
     throw new AmuxError('invalid_argument', `no such group '${spec.group}'; create it first: amux group add ${spec.group} --parallel N`);
   }
+  const after = [...new Set(spec.after.map((ref) => resolveSession(ctx, ref, true).id))];
   if (name && ctx.store.nameInUse(name)) {
     throw new AmuxError('name_in_use', `name '${name}' is already used by another session; pick another or 'amux rm' the old one`);
   }
@@ -67,7 +71,7 @@ export async function createSession(ctx: DaemonContext, queue: Queue, spec: Sess
     autoRemove, removedAt: null, lastOutput: null, logBytes: 0, logTruncated: false,
     logChunkBytes: chunkBytesFor(ctx.settings.logCapBytes), logCapBytes: ctx.settings.logCapBytes, hasCommand: command !== null,
     timeoutMs, idleTimeoutMs, closedAt: null,
-    labels, group: spec.group, restartOf: spec.restartOf ?? null, restarts: spec.restarts ?? 0, restartPolicy,
+    labels, group: spec.group, after, restartOf: spec.restartOf ?? null, restarts: spec.restarts ?? 0, restartPolicy,
     startAfter: delayMs ? now + delayMs : null, reason: delayMs ? (spec.restartOf ? 'restart backoff' : 'delayed') : null,
   };
   const stored: StoredSpec = { command, env, umask, delayMs, streak: spec.streak ?? 0, backoffMs: spec.backoffMs ?? null };
@@ -89,7 +93,7 @@ export async function createSession(ctx: DaemonContext, queue: Queue, spec: Sess
         sessionId: id, jobId: null, type: 'session_created',
         data: {
           name, command: record.command, cwd, timeoutMs, idleTimeoutMs, autoRemove,
-          ...(Object.keys(labels).length ? { labels } : {}), ...(restartPolicy ? { restartPolicy } : {}), ...(spec.group ? { group: spec.group } : {}),
+          ...(Object.keys(labels).length ? { labels } : {}), ...(restartPolicy ? { restartPolicy } : {}), ...(spec.group ? { group: spec.group } : {}), ...(after.length ? { after } : {}),
           ...(delayMs ? { delayMs } : {}), ...(record.restartOf ? { restartOf: record.restartOf } : {}),
         },
         createdAt: now,

@@ -1,6 +1,8 @@
 import type { SessionRecord } from '../../core/records.js';
 import type { DaemonContext } from '../context.js';
+import { judgeDependencies } from '../../core/dependencies.js';
 import { startPending } from './start.js';
+import { applyDecision } from './transitions.js';
 
 /**
  * The `maxLive` queue (README "Configuration", ADR 0010). Every session is created `pending`; the queue starts
@@ -44,9 +46,10 @@ export class Queue {
     const used = new Map([...store.groupCounts()].map(([g, c]) => [g, c.live]));
     for (const [, g] of this.starting) if (g !== null) used.set(g, (used.get(g) ?? 0) + 1);
     const scan = groups.size ? 10_000 : Math.min(free + this.starting.size, 10_000);
-    for (const { id, group } of store.pendingIds(scan)) {
+    for (const { id, group, after } of store.pendingIds(scan)) {
       if (free <= 0) break;
       if (this.starting.has(id)) continue;
+      if (after !== '[]' && !this.dependenciesMet(id, JSON.parse(after) as string[])) continue;
       const parallel = group === null ? undefined : groups.get(group);
       if (parallel !== undefined && parallel > 0 && (used.get(group!) ?? 0) >= parallel) continue;
       free--;
@@ -62,6 +65,20 @@ export class Queue {
           this.pump(); // a start that failed left its slot free
         });
     }
+  }
+
+  /**
+   * `run --after`: whether session `id`'s dependencies completed. One that ended otherwise fails it
+   * unstarted; while some still run, its reason names them (ADR 0033).
+   */
+  private dependenciesMet(id: string, after: string[]): boolean {
+    const deps = after.map((d) => this.ctx.store.getSession(d));
+    const verdict = judgeDependencies(deps, after);
+    if (verdict.kind === 'ready') return true;
+    const s = this.ctx.store.getSession(id)!;
+    if (verdict.kind === 'failed') applyDecision(this.ctx, s, { status: 'failed', reason: verdict.reason, error: verdict.error });
+    else if (s.reason !== verdict.reason) this.ctx.store.updateSession(id, { reason: verdict.reason });
+    return false;
   }
 
   /** A timer for the earliest pending session that waits for its `startAfter`. */
