@@ -23,6 +23,8 @@ export interface EventsQuery {
   after?: number;
   /** At most this many (not with follow). */
   limit?: number;
+  /** Only events written from now on (what `events -f` does without --since or --after). */
+  new?: boolean;
 }
 
 /** Query of `GET /v1/history` (an array of SessionView, removed sessions included). */

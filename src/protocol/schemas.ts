@@ -142,7 +142,7 @@ export const ROUTE_SCHEMAS: Record<RouteName, RouteSchema> = {
   jobOutput: { query: query<JobOutputQuery>({ stream: z.enum(['stdout', 'stderr'], 'must be stdout or stderr'), follow: flag, sinceOffset: int, limit: int }) },
   wait: { body: wait },
   prune: { body: prune },
-  events: { query: query<EventsQuery>({ session: text, since: text, follow: flag, after: int, limit: int }) },
+  events: { query: query<EventsQuery>({ session: text, since: text, follow: flag, after: int, limit: int, new: flag }) },
   history: { query: query<HistoryQuery>({ status: sessionStatuses, name: items, label: items, since: text, limit: int }) },
   stats: { query: query<StatsQuery>({ since: text }) },
   listGroups: {},

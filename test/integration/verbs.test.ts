@@ -264,3 +264,38 @@ describe('run --after', () => {
     assert.match(r.stderr, /no such session: nosuch/);
   });
 });
+
+describe('events -f over all sessions', () => {
+  const h = amuxHome({ after });
+
+  test('shows only new events unless --since or --after', async () => {
+    const old = await h.ok(['run', '--', 'true']);
+    await h.run(['wait', old]);
+    const { spawn } = await import('node:child_process');
+    const { BIN } = await import('../helpers/amux.js');
+    const follow = (args: string[]) => {
+      const env: NodeJS.ProcessEnv = { ...process.env, AMUX_HOME: h.home, NO_COLOR: '1' };
+      delete env.NODE_EXTRA_CA_CERTS;
+      const child = spawn(process.execPath, [BIN, 'events', '-f', ...args], { env });
+      let out = '';
+      child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+      return { child, text: () => out };
+    };
+    const fresh = follow([]);
+    const replay = follow(['--since', '1h']);
+    try {
+      await sleep(1000);
+      const next = await h.ok(['run', '--', 'true']);
+      await h.run(['wait', next]);
+      const deadline = Date.now() + 15_000;
+      while (!fresh.text().includes(next) && Date.now() < deadline) await sleep(100);
+      const ids = (text: string) => new Set(text.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l).sessionId));
+      assert.deepEqual([...ids(fresh.text())], [next], 'only the new session');
+      while (!replay.text().includes(next) && Date.now() < deadline) await sleep(100);
+      assert.ok(ids(replay.text()).has(old), '--since replays');
+    } finally {
+      fresh.child.kill();
+      replay.child.kill();
+    }
+  });
+});

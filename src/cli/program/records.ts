@@ -11,11 +11,13 @@ export function addRecordCommands(program: Command, { setExit, client, routed }:
     .command('events')
     .description('the event log as NDJSON, oldest first: state changes, jobs started and finished, input sent, timeouts, errors')
     .addArgument(sessionArg('[id]', 'only this session (id, name or unique prefix; a removed one by full id)'))
-    .option('-f, --follow', 'then print new events as they happen, until Ctrl-C or, with an ID, until the session is removed')
+    .option('-f, --follow', 'then print new events as they happen, until Ctrl-C or, with an ID, until the session is removed; without an ID only events from now on (unless --since or --after)')
     .option('--since <dur>', 'only events of the last DUR (e.g. 90s, 2h)', durationOption('--since'))
+    .option('--after <event-id>', 'only events after this id (a cursor)', intOption('--after'))
     .addHelpText('after', examples(
       ['amux events web', 'its events so far, one JSON object a line'],
       ['amux events -f', 'every new event, as it happens'],
+      ['amux events -f --since 10m', 'the last 10 minutes, then every new one'],
       ['amux events --since 1h | grep state_changed', 'the state changes of the last hour'],
     ))
     .action(async (ref: string | undefined, opts) => setExit(await (require('../commands/events.js') as typeof import('../commands/events.js')).eventsCommand(...(ref === undefined ? ([client(), undefined] as [Client, string | undefined]) : routed(ref)), opts)));

@@ -56,6 +56,7 @@ async function streamEvents(ctx: DaemonContext, q: Request): Promise<void> {
   const snapshot = lastEventId(store);
   let after: number = q.query.after ?? 0;
   if (from !== undefined) after = Math.max(after, eventCursorFrom(store, from));
+  if (q.query.new === true) after = Math.max(after, snapshot);
 
   const out = openStream(q.res, { 'content-type': 'application/x-ndjson' });
   let fresh = false;
