@@ -49,9 +49,9 @@ export function parseFastPs(args: readonly string[]): PsOptions | null {
   return opts;
 }
 
-const RUN_VALUE_FLAGS: Record<string, 'name' | 'cwd' | 'env' | 'timeout' | 'idleTimeout' | 'label' | 'restart' | 'delay' | 'group' | 'after'> = {
+const RUN_VALUE_FLAGS: Record<string, 'name' | 'cwd' | 'env' | 'timeout' | 'idleTimeout' | 'label' | 'restart' | 'delay' | 'group' | 'after' | 'onEnd'> = {
   '-n': 'name', '--name': 'name', '-C': 'cwd', '--cwd': 'cwd', '-e': 'env', '--env': 'env', '--timeout': 'timeout', '--idle-timeout': 'idleTimeout',
-  '-l': 'label', '--label': 'label', '--restart': 'restart', '--delay': 'delay', '-g': 'group', '--group': 'group', '--after': 'after',
+  '-l': 'label', '--label': 'label', '--restart': 'restart', '--delay': 'delay', '-g': 'group', '--group': 'group', '--after': 'after', '--on-end': 'onEnd',
 };
 const RUN_BOOL_FLAGS: Record<string, 'wait' | 'rm' | 'json'> = { '-w': 'wait', '--wait': 'wait', '--rm': 'rm', '--json': 'json' };
 

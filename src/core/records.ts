@@ -32,6 +32,8 @@ export interface SessionFacts {
   group: string | null;
   /** `run --after`: the sessions that must complete (exit 0) before it starts (full ids). */
   after: string[];
+  /** `run --on-end`: a shell command run when it ends (README "Notices"). */
+  onEnd: string | null;
 }
 
 /** A session as stored (times in epoch ms). The store maps rows to this; the API maps it to SessionView. */

@@ -16,6 +16,7 @@ import { Monitor } from './monitor/monitor.js';
 import { allSessionLocksIdle } from './session/lock.js';
 import { watchSessionEnds } from './session/on-end.js';
 import { watchRestartPolicies } from './session/restart.js';
+import { watchHooks } from './session/hooks.js';
 import { readConfigFile } from '../config-file.js';
 import { Queue } from './session/queue.js';
 import { Retention } from './session/retention.js';
@@ -38,6 +39,7 @@ async function startEngine(ctx: DaemonContext): Promise<Engine & { timeouts: Tim
   jobs.watch.reconcile();
   watchSessionEnds(ctx);
   watchRestartPolicies(ctx, queue);
+  watchHooks(ctx);
   monitor.start();
   queue.start();
   queue.pump();

@@ -67,6 +67,8 @@ export interface CreateSessionRequest {
   group?: string;
   /** Session references: it starts once all completed with exit 0, and fails unstarted if one ended otherwise. */
   after?: string[];
+  /** A shell command run when the session ends, with AMUX_ID, AMUX_NAME, AMUX_STATUS, AMUX_EXIT_CODE set (README "Notices"). */
+  onEnd?: string;
 }
 
 /** Query of `GET /v1/sessions`. */

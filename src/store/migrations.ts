@@ -86,6 +86,7 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE sessions ADD COLUMN spec TEXT;
   ALTER TABLE sessions ADD COLUMN group_name TEXT;
   ALTER TABLE sessions ADD COLUMN after_ids TEXT NOT NULL DEFAULT '[]';
+  ALTER TABLE sessions ADD COLUMN on_end TEXT;
   CREATE TABLE groups (name TEXT PRIMARY KEY, parallel INTEGER NOT NULL, created_at INTEGER NOT NULL);
   `,
 ];

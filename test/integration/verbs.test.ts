@@ -299,3 +299,54 @@ describe('events -f over all sessions', () => {
     }
   });
 });
+
+describe('notices: --on-end and config hooks; ps --usage', () => {
+  test('--on-end and hooks.onFailure run with the session in their environment; a failing hook is an error event', async (t) => {
+    const { mkdtempSync, writeFileSync, readFileSync, existsSync } = await import('node:fs');
+    const out = mkdtempSync('/tmp/amux-hook-');
+    t.after(async () => (await import('node:fs')).rmSync(out, { recursive: true, force: true }));
+    const h = amuxHome(t);
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(h.home, { recursive: true, mode: 0o700 });
+    writeFileSync(`${h.home}/config.json`, JSON.stringify({ hooks: { onFailure: `echo "$AMUX_ID $AMUX_STATUS $AMUX_EXIT_CODE" >> ${out}/failures` } }), { mode: 0o600 });
+    const ok = await h.ok(['run', '-n', 'noted', '--on-end', `echo "$AMUX_NAME $AMUX_STATUS $AMUX_EXIT_CODE" > ${out}/ended`, '--', 'true']);
+    const bad = await h.ok(['run', '--', 'exit 5']);
+    const hookFails = await h.ok(['run', '--on-end', 'exit 9', '--', 'true']);
+    await h.run(['wait', ok, bad, hookFails]);
+    const deadline = Date.now() + 15_000;
+    while (!(existsSync(`${out}/ended`) && existsSync(`${out}/failures`)) && Date.now() < deadline) await sleep(100);
+    assert.equal(readFileSync(`${out}/ended`, 'utf8'), 'noted completed 0\n');
+    assert.equal(readFileSync(`${out}/failures`, 'utf8'), `${bad} failed 5\n`, 'onFailure only for the failure');
+    let errors: any[] = [];
+    while (errors.length === 0 && Date.now() < deadline) {
+      errors = (await h.ok(['events', hookFails])).split('\n').map((l) => JSON.parse(l)).filter((e) => e.type === 'error');
+      await sleep(100);
+    }
+    assert.match(errors[0].data.message, /--on-end hook "exit 9" exited with code 9/);
+    assert.equal((await h.run(['daemon', 'status'])).code, 0, 'the daemon lives on');
+  });
+
+  test('a bad hooks value stops the daemon from starting with one line', async (t) => {
+    const h = amuxHome(t);
+    const { mkdirSync, writeFileSync } = await import('node:fs');
+    mkdirSync(h.home, { recursive: true, mode: 0o700 });
+    writeFileSync(`${h.home}/config.json`, JSON.stringify({ hooks: { onExit: 'x' } }), { mode: 0o600 });
+    const r = await h.run(['ps']);
+    assert.notEqual(r.code, 0);
+    assert.match(r.stderr, /unknown hook 'onExit': use onEnd or onFailure/);
+  });
+
+  test('ps --usage: CPU% and MEM of live sessions, blank for finished ones', async (t) => {
+    const h = amuxHome(t);
+    const busy = await h.ok(['run', '--', 'while :; do :; done']);
+    const done = await h.ok(['run', '--', 'true']);
+    await h.run(['wait', done]);
+    const text = await h.ok(['ps', '--usage']);
+    const lines = text.split('\n');
+    assert.match(lines[0]!, /CPU%\s+MEM\s+COMMAND$/);
+    const busyLine = lines.find((l) => l.startsWith(busy))!;
+    assert.match(busyLine, /working\s+\S+\s+\d+(\.\d)?\s+\d+(\.\d)?[KMG]\s+while/);
+    assert.match(lines.find((l) => l.startsWith(done))!, /completed\s+0\s+\S+\s+true$/);
+    await h.ok(['kill', busy]);
+  });
+});

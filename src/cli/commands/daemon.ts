@@ -90,5 +90,7 @@ export function formatStatus(h: Health): string {
     ['logCap', `${s.logCapBytes} bytes`],
     ['finishedTtl', formatDuration(s.finishedTtlMs)],
     ['historyRetention', formatDuration(s.historyRetentionMs)],
+    ...(s.hooks?.onEnd ? [['hooks.onEnd', s.hooks.onEnd] as [string, string]] : []),
+    ...(s.hooks?.onFailure ? [['hooks.onFailure', s.hooks.onFailure] as [string, string]] : []),
   ])}`;
 }

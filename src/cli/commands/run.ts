@@ -25,6 +25,7 @@ export interface RunOptions {
   group?: string;
   /** Comma-separated session references. */
   after?: string;
+  onEnd?: string;
 }
 
 /**
@@ -69,6 +70,7 @@ export async function runCommand(client: Client, args: string[], opts: RunOption
       delayMs: opts.delay,
       group: opts.group,
       after: opts.after?.split(',').filter(Boolean),
+      onEnd: opts.onEnd,
     });
     if (!sigint) {
       if (opts.json) printJson(session);

@@ -72,6 +72,7 @@ export function parseCreate(body: unknown): SessionSpec {
     labels: checkLabels(req.labels ?? {}), restartPolicy: restart && policyText(restart), delayMs: limit(req.delayMs, 'delay'),
     group: req.group ?? null,
     after: req.after ?? [],
+    onEnd: req.onEnd ?? null,
   };
 }
 

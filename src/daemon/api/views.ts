@@ -43,6 +43,7 @@ export function sessionView(s: SessionRecord, now = Date.now(), live?: { reason?
     restartPolicy: s.restartPolicy,
     group: s.group,
     after: s.after,
+    onEnd: s.onEnd,
     startAfter: s.status === 'pending' ? iso(s.startAfter) : null,
   };
 }

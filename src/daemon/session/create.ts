@@ -27,6 +27,7 @@ export interface SessionSpec {
   group: string | null;
   /** `run --after`: references of sessions that must complete first (resolved here to full ids). */
   after: string[];
+  onEnd: string | null;
   /** Start no earlier than this long after creation (`run --delay`, a restart's backoff). */
   delayMs: number | null;
   /** The session this one restarts, and how many restarts came before it (ADR 0033). */
@@ -71,7 +72,7 @@ export async function createSession(ctx: DaemonContext, queue: Queue, spec: Sess
     autoRemove, removedAt: null, lastOutput: null, logBytes: 0, logTruncated: false,
     logChunkBytes: chunkBytesFor(ctx.settings.logCapBytes), logCapBytes: ctx.settings.logCapBytes, hasCommand: command !== null,
     timeoutMs, idleTimeoutMs, closedAt: null,
-    labels, group: spec.group, after, restartOf: spec.restartOf ?? null, restarts: spec.restarts ?? 0, restartPolicy,
+    labels, group: spec.group, after, onEnd: spec.onEnd, restartOf: spec.restartOf ?? null, restarts: spec.restarts ?? 0, restartPolicy,
     startAfter: delayMs ? now + delayMs : null, reason: delayMs ? (spec.restartOf ? 'restart backoff' : 'delayed') : null,
   };
   const stored: StoredSpec = { command, env, umask, delayMs, streak: spec.streak ?? 0, backoffMs: spec.backoffMs ?? null };

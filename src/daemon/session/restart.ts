@@ -37,7 +37,7 @@ async function startAgain(
   await removeSession(ctx, old.id, false, 0);
   const next = await createSession(ctx, queue, {
     command: spec.command, name: old.name, cwd: old.cwd, env: spec.env, umask: spec.umask, autoRemove: old.autoRemove,
-    timeoutMs: old.timeoutMs, idleTimeoutMs: old.idleTimeoutMs, labels: old.labels, restartPolicy: old.restartPolicy, group: old.group && ctx.store.getGroup(old.group) ? old.group : null, after: [],
+    timeoutMs: old.timeoutMs, idleTimeoutMs: old.idleTimeoutMs, labels: old.labels, restartPolicy: old.restartPolicy, group: old.group && ctx.store.getGroup(old.group) ? old.group : null, after: [], onEnd: old.onEnd,
     delayMs: how.delayMs, restartOf: old.id, restarts: old.restarts + 1, streak: how.streak, backoffMs: how.backoffMs,
   });
   ctx.store.addEvent({
