@@ -47,8 +47,8 @@ describe('Store: jobs', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  test('the migrations ran: schema version 4', () => {
-    assert.equal(db.pragma('user_version', { simple: true }), 4);
+  test('the migrations ran: schema version 5', () => {
+    assert.equal(db.pragma('user_version', { simple: true }), 5);
   });
 
   test('nextJobSeq: 1 for a session without jobs, then max+1, never reused', () => {

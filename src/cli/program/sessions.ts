@@ -31,7 +31,6 @@ export function addSessionCommands(program: Command, { setExit, client, router, 
       ['amux run -- make', 'start make in a session; prints its id'],
       ['amux run -w --rm -- npm test', 'stream its output, exit with its code, then remove it'],
       ["amux run -n web --idle-timeout 30m -- 'npm run dev'", 'a shell line; expires after 30m of silence'],
-      ['amux run -n sh', 'a shell session, for amux exec and amux send'],
       ['amux run -n worker --restart on-failure:5 -l team=ci -- ./worker.sh', 'restarted after a failure, at most 5 times in a row; labelled'],
     ))
     .passThroughOptions()
@@ -53,7 +52,6 @@ export function addSessionCommands(program: Command, { setExit, client, router, 
     .option('--all-contexts', 'the sessions of every context (amux context ls)')
     .addHelpText('after', '\nWith --context or --all-contexts, hosts are asked at once; one that fails is reported on stderr (and in --json: {sessions, errors}) and the others are listed; exit 1 only if all failed. -q prints HOST:ID.')
     .addHelpText('after', examples(
-      ['amux ps', 'ID, NAME, STATUS, EXIT, AGE, COMMAND'],
       ['amux ps --status live', 'only the live ones (pending, working, idle, paused)'],
       ["amux ps --filter label=team=ci --filter 'name=web*'", 'by label and name'],
       ["amux ps --format '{{.ID}}\\t{{.Status}}\\t{{.ExitCode}}'", 'your own columns (table TEMPLATE adds a header)'],
