@@ -8,7 +8,7 @@ const SETTING_KEYS = ['maxLive', 'idleThreshold', 'logCap', 'finishedTtl', 'hist
 export function addConfigCommands(program: Command, { setExit, client }: Wiring): void {
   program
     .command('group')
-    .description('groups with a parallel limit of their own: add NAME --parallel N (or change N), ls, rm NAME; run -g NAME puts a session in one')
+    .description('groups with a parallel limit of their own: add NAME --parallel N (or change N), ls, rm NAME; amux run -g NAME -- CMD queues a session in one')
     .addArgument(hinted(new Argument('<action>', 'add | ls | rm'), { kind: 'words', words: ['add', 'ls', 'rm'] }))
     .argument('[name]', 'the group')
     .option('--parallel <n>', 'add: at most N of its sessions live at once (0: no limit of its own); the global maxLive still holds', (v: string) => {
@@ -18,7 +18,6 @@ export function addConfigCommands(program: Command, { setExit, client }: Wiring)
     .option('--json', 'ls as JSON [{name, parallel, live, pending}]')
     .addHelpText('after', examples(
       ['amux group add builds --parallel 2', 'at most 2 of its sessions at once; more wait as pending'],
-      ['amux run -g builds -- make -j4', 'queued in the group'],
       ['amux group add builds --parallel 4', 'a new limit, in force at once'],
       ['amux group ls', 'NAME, PARALLEL, LIVE, PENDING'],
     ))
