@@ -1,7 +1,8 @@
-import { renameSync } from 'node:fs';
+import { readConfigFile, writeConfigFile } from '../config-file.js';
 import { AmuxError } from '../errors.js';
-import { readHomeFile, writeHomeFile } from '../home.js';
-import { ensureDir, type AmuxPaths } from '../paths.js';
+import type { AmuxPaths } from '../paths.js';
+
+export { readConfigFile };
 
 /**
  * Contexts (README "Remote hosts"): named hosts in AMUX_HOME/config.json, next to the daemon's
@@ -18,27 +19,6 @@ export interface ContextEntry {
 }
 
 type Config = Record<string, unknown> & { contexts?: Record<string, { host?: unknown }>; context?: unknown };
-
-/** config.json as an object; {} when there is none. A file that is not a JSON object is an error naming it. */
-export function readConfigFile(paths: AmuxPaths): Config {
-  const text = readHomeFile(paths.config);
-  if (text === null) return {};
-  try {
-    const v = JSON.parse(text);
-    if (v && typeof v === 'object' && !Array.isArray(v)) return v as Config;
-  } catch {
-    /* below */
-  }
-  throw new AmuxError('invalid_argument', `${paths.config} is not a JSON object; fix or remove it`);
-}
-
-/** Writes config.json whole (0600, never through a link), by a rename so that no reader sees half of it. */
-function writeConfigFile(paths: AmuxPaths, config: Config): void {
-  ensureDir(paths.home);
-  const tmp = `${paths.config}.${process.pid}.tmp`;
-  writeHomeFile(tmp, `${JSON.stringify(config, null, 2)}\n`);
-  renameSync(tmp, paths.config);
-}
 
 export function validContextName(name: string): string {
   if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/.test(name)) {

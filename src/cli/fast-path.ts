@@ -1,5 +1,6 @@
 import type { PsOptions } from './commands/ps.js';
 import type { RunOptions } from './commands/run.js';
+import { parseLabelArg } from '../core/labels.js';
 import { durationOption, envOption, parseExecWords, type ExecFlags } from './parse.js';
 
 /**
@@ -48,8 +49,9 @@ export function parseFastPs(args: readonly string[]): PsOptions | null {
   return opts;
 }
 
-const RUN_VALUE_FLAGS: Record<string, 'name' | 'cwd' | 'env' | 'timeout' | 'idleTimeout'> = {
+const RUN_VALUE_FLAGS: Record<string, 'name' | 'cwd' | 'env' | 'timeout' | 'idleTimeout' | 'label' | 'restart' | 'delay' | 'group' | 'after' | 'onEnd'> = {
   '-n': 'name', '--name': 'name', '-C': 'cwd', '--cwd': 'cwd', '-e': 'env', '--env': 'env', '--timeout': 'timeout', '--idle-timeout': 'idleTimeout',
+  '-l': 'label', '--label': 'label', '--restart': 'restart', '--delay': 'delay', '-g': 'group', '--group': 'group', '--after': 'after', '--on-end': 'onEnd',
 };
 const RUN_BOOL_FLAGS: Record<string, 'wait' | 'rm' | 'json'> = { '-w': 'wait', '--wait': 'wait', '--rm': 'rm', '--json': 'json' };
 
@@ -70,7 +72,8 @@ export function parseFastRun(args: readonly string[]): FastCommand | null {
       else if (i + 1 < args.length && !args[i + 1]!.startsWith('-')) value = args[++i]!;
       else return null;
       if (valueFlag === 'env') opts.env = envOption(value, opts.env);
-      else if (valueFlag === 'timeout' || valueFlag === 'idleTimeout') opts[valueFlag] = durationOption(flag)(value);
+      else if (valueFlag === 'label') opts.label = parseLabelArg(value, opts.label);
+      else if (valueFlag === 'timeout' || valueFlag === 'idleTimeout' || valueFlag === 'delay') opts[valueFlag] = durationOption(flag)(value);
       else opts[valueFlag] = value;
     } else if (RUN_BOOL_FLAGS[a]) opts[RUN_BOOL_FLAGS[a]] = true;
     else return null;

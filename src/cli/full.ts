@@ -28,6 +28,12 @@ export async function fullMain(argv: string[]): Promise<number> {
     cmd.exitOverride();
     cmd.configureOutput({ outputError });
   }
+  // `amux help NAME` of no command is a usage error, as `amux NAME` is (commander would print the overview, exit 0).
+  const helpOf = args[0] === 'help' ? args[1] : undefined;
+  if (helpOf !== undefined && !program.commands.some((c) => c.name() === helpOf || c.aliases().includes(helpOf))) {
+    process.stderr.write(`amux: unknown command '${helpOf}'; see 'amux --help'\n`);
+    return EXIT.usage;
+  }
   try {
     await program.parseAsync([...argv.slice(0, 2), ...args]);
     return code;

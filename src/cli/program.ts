@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import type { Client } from '../client/client.js';
 import { VERSION } from '../version.js';
 import { examples } from './hints.js';
+import { addConfigCommands } from './program/config.js';
 import { addJobCommands } from './program/jobs.js';
 import { addLifecycleCommands } from './program/lifecycle.js';
 import { addRecordCommands } from './program/records.js';
@@ -34,7 +35,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .option('--context <name>', "talk to the daemon of this context ('amux context ls'; local: this machine); before the command")
     .enablePositionalOptions()
     .showSuggestionAfterError(true)
-    .addHelpText('after', '\nEnvironment: AMUX_HOME (state directory, default ~/.local/state/amux), AMUX_CLIENT_TIMEOUT (how long a request waits for an answer from the daemon, default 15s, 0 = no limit; a request given up on is never carried out later), NO_COLOR.\nRemote hosts: AMUX_HOST (ssh://[user@]host[:port]), AMUX_CONTEXT (a context name), AMUX_REMOTE_PATH (amux on the far side), AMUX_CONNECT_TIMEOUT (ssh connect, default 10s), AMUX_SSH_CONFIG (an ssh config file, ssh -F), AMUX_SSH (the ssh program, default ssh).\nSettings (also in AMUX_HOME/config.json; read when the daemon starts, shown by \'amux daemon status\'):\n  AMUX_MAX_LIVE, AMUX_IDLE_THRESHOLD, AMUX_LOG_CAP, AMUX_FINISHED_TTL, AMUX_HISTORY_RETENTION.\nSession references: full id, exact name, or unique id prefix; HOST:ID on the host of context HOST. Shell completion: amux completion --help.')
+    .addHelpText('after', '\nEnvironment: AMUX_HOME (state directory, default ~/.local/state/amux), AMUX_CLIENT_TIMEOUT (how long a request waits for an answer from the daemon, default 15s, 0 = no limit; a request given up on is never carried out later), NO_COLOR.\nRemote hosts: AMUX_HOST (ssh://[user@]host[:port]), AMUX_CONTEXT (a context name), AMUX_REMOTE_PATH (amux on the far side), AMUX_CONNECT_TIMEOUT (ssh connect, default 10s), AMUX_SSH_CONFIG (an ssh config file, ssh -F), AMUX_SSH (the ssh program, default ssh).\nSettings (also in AMUX_HOME/config.json, read when the daemon starts; \'amux config set\' changes one at once; shown by \'amux daemon status\'):\n  AMUX_MAX_LIVE, AMUX_IDLE_THRESHOLD, AMUX_LOG_CAP, AMUX_FINISHED_TTL, AMUX_HISTORY_RETENTION.\nSession references: full id, exact name, or unique id prefix; HOST:ID on the host of context HOST. Shell completion: amux completion --help.')
     .addHelpText('after', examples(
       ['amux run -n web -- npm run dev', 'start a session named web; prints its id'],
       ['amux run -w -- make test', 'stream its output and exit with its exit code'],
@@ -46,6 +47,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
   addJobCommands(program, wiring);
   addRecordCommands(program, wiring);
   addLifecycleCommands(program, wiring);
+  addConfigCommands(program, wiring);
   addServiceCommands(program, wiring);
   return program;
 }

@@ -2,11 +2,12 @@ import type { AmuxPaths } from '../paths.js';
 import type { Health, StopAnswer } from '../protocol/daemon.js';
 import type { EventsQuery, HistoryQuery, StatsQuery, StatsView } from '../protocol/events.js';
 import type { ExecRequest, JobListQuery, JobOutputQuery, JobView, StdinAnswer } from '../protocol/jobs.js';
+import type { GroupRequest, GroupView, SetConfigAnswer, SetConfigRequest } from '../protocol/groups.js';
 import type { LogsQuery } from '../protocol/logs.js';
 import { ROUTES } from '../protocol/routes.js';
 import type {
   CreateSessionRequest, InspectView, KillRequest, PruneAnswer, PruneRequest, RemoveQuery, ScreenQuery, ScreenView,
-  SendInputRequest, SendReceipt, SessionListQuery, SessionView,
+  RenameRequest, RestartRequest, SendInputRequest, SendReceipt, SessionListQuery, SessionView,
 } from '../protocol/sessions.js';
 import type { WaitAnswer, WaitRequest } from '../protocol/wait.js';
 import { Connection, type Remote } from './connection.js';
@@ -75,6 +76,24 @@ export class Client {
     return this.conn.json(ROUTES.stats, { query });
   }
 
+  groups(): Promise<GroupView[]> {
+    return this.conn.json(ROUTES.listGroups);
+  }
+
+  /** Creates a group or changes its parallel limit (in force at once). */
+  setGroup(req: GroupRequest): Promise<GroupView> {
+    return this.conn.json(ROUTES.setGroup, { body: req });
+  }
+
+  removeGroup(name: string): Promise<{ name: string }> {
+    return this.conn.json(ROUTES.removeGroup, { params: { name } });
+  }
+
+  /** Sets one setting in config.json and in the running daemon. */
+  setConfig(req: SetConfigRequest): Promise<SetConfigAnswer> {
+    return this.conn.json(ROUTES.setConfig, { body: req });
+  }
+
   /** Removes finished sessions that ended at least `olderThanMs` ago. */
   prune(req: PruneRequest = {}): Promise<PruneAnswer> {
     return this.conn.json(ROUTES.prune, { body: req, long: true });
@@ -105,6 +124,15 @@ class Sessions {
   /** Kills a session, or one job when `ref` is a job id (then the answer is the job). */
   kill(ref: string, req: KillRequest = {}): Promise<SessionView | JobView> {
     return this.conn.json(ROUTES.killSession, { params: { ref }, body: req, long: true });
+  }
+
+  /** Starts the session again as a new one (stopping it first when live); answers the new session. */
+  restart(ref: string, req: RestartRequest = {}): Promise<SessionView> {
+    return this.conn.json(ROUTES.restartSession, { params: { ref }, body: req, long: true });
+  }
+
+  rename(ref: string, req: RenameRequest): Promise<SessionView> {
+    return this.conn.json(ROUTES.renameSession, { params: { ref }, body: req });
   }
 
   pause(ref: string): Promise<SessionView> {

@@ -20,6 +20,20 @@ export interface SessionFacts {
   timeoutMs: number | null;
   /** `run --idle-timeout`: the session expires after this long without output (paused time excluded). */
   idleTimeoutMs: number | null;
+  /** `run -l KEY=VALUE` (README "Labels and filters"). */
+  labels: Record<string, string>;
+  /** The session this one restarted (`amux restart`, a restart policy; ADR 0033). */
+  restartOf: string | null;
+  /** How many restarts came before this session in its chain. */
+  restarts: number;
+  /** `run --restart`: `on-failure`, `on-failure:N` or `always`; null: no restarts. */
+  restartPolicy: string | null;
+  /** `run -g NAME`: the group whose parallel limit it counts against (README "Groups"). */
+  group: string | null;
+  /** `run --after`: the sessions that must complete (exit 0) before it starts (full ids). */
+  after: string[];
+  /** `run --on-end`: a shell command run when it ends (README "Notices"). */
+  onEnd: string | null;
 }
 
 /** A session as stored (times in epoch ms). The store maps rows to this; the API maps it to SessionView. */
@@ -39,6 +53,8 @@ export interface SessionRecord extends SessionFacts {
   hasCommand: boolean;
   /** When the retention sweep closed its tmux session (finishedTtl). */
   closedAt: number | null;
+  /** A pending session starts no earlier than this (`run --delay`, a restart's backoff); null: as soon as a slot frees. */
+  startAfter: number | null;
 }
 
 /** What a job is, the same in the store and in the API. */

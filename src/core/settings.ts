@@ -14,6 +14,13 @@ export interface Settings {
   historyRetentionMs: number;
   /** How often the retention sweep runs. */
   sweepIntervalMs: number;
+  /** `hooks` in config.json (README "Notices"): shell commands run when any session ends, or fails. */
+  hooks: Hooks;
+}
+
+export interface Hooks {
+  onEnd: string | null;
+  onFailure: string | null;
 }
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -24,7 +31,21 @@ export const DEFAULT_SETTINGS: Settings = {
   finishedTtlMs: 30 * 60_000,
   historyRetentionMs: 30 * 86_400_000,
   sweepIntervalMs: 60_000,
+  hooks: { onEnd: null, onFailure: null },
 };
+
+/** `"hooks": {"onEnd": "CMD", "onFailure": "CMD"}`: each a non-empty command line, nothing else. */
+function parseHooks(raw: unknown): Hooks {
+  if (raw === undefined || raw === null) return { onEnd: null, onFailure: null };
+  if (typeof raw !== 'object' || Array.isArray(raw)) throw bad('hooks in config.json', raw, 'must be an object such as {"onFailure": "notify-send failed"}');
+  const hooks: Hooks = { onEnd: null, onFailure: null };
+  for (const [k, v] of Object.entries(raw as Record<string, unknown>)) {
+    if (k !== 'onEnd' && k !== 'onFailure') throw bad('hooks in config.json', raw, `unknown hook '${k}': use onEnd or onFailure`);
+    if (typeof v !== 'string' || v.trim() === '' || v.includes('\0')) throw bad(`hooks.${k} in config.json`, v, 'must be a command line');
+    hooks[k] = v;
+  }
+  return hooks;
+}
 
 /** README "Configuration": finishedTtl is clamped to 1m–180m (a value outside is brought in, not refused). */
 export const FINISHED_TTL_RANGE = { min: 60_000, max: 180 * 60_000 } as const;
@@ -45,7 +66,9 @@ interface Source {
 }
 
 /** Settings a user sets, by config.json key and AMUX_* variable. */
-const SOURCES: Partial<Record<keyof Settings, Source[]>> = {
+type NumericSetting = Exclude<keyof Settings, 'hooks'>;
+
+const SOURCES: Partial<Record<NumericSetting, Source[]>> = {
   maxLive: [{ key: 'maxLive', env: 'AMUX_MAX_LIVE', parse: parseCount }],
   idleThresholdMs: [{ key: 'idleThreshold', env: 'AMUX_IDLE_THRESHOLD', parse: (v) => parseDuration(v, 'idleThreshold') }],
   logCapBytes: [{ key: 'logCap', env: 'AMUX_LOG_CAP', parse: (v) => parseBytes(v, 'logCap') }],
@@ -56,6 +79,12 @@ const SOURCES: Partial<Record<keyof Settings, Source[]>> = {
   historyRetentionMs: [{ key: 'historyRetention', env: 'AMUX_HISTORY_RETENTION', parse: (v) => parseDuration(v, 'historyRetention') }],
   sweepIntervalMs: [{ key: '', env: 'AMUX_TEST_SWEEP_INTERVAL', parse: (v) => parseDuration(v, 'sweep interval'), testOnly: true }],
 };
+
+/** The AMUX_* variable of a setting a user sets in config.json (`maxLive` → AMUX_MAX_LIVE); null for no such setting. */
+export function settingEnvOf(key: string): string | null {
+  for (const sources of Object.values(SOURCES)) for (const src of sources!) if (!src.testOnly && src.key === key) return src.env;
+  return null;
+}
 
 function bad(from: string, raw: unknown, why: string): AmuxError {
   // JSON reads 1e309 as Infinity, which JSON.stringify would show as null.
@@ -68,9 +97,9 @@ function bad(from: string, raw: unknown, why: string): AmuxError {
  * setting. Keys amux does not know are left alone (a newer version's config stays readable).
  */
 export function resolveSettings(config: Record<string, unknown>, env: NodeJS.ProcessEnv): Settings {
-  const out: Settings = { ...DEFAULT_SETTINGS };
-  const tested = new Set<keyof Settings>();
-  for (const [field, sources] of Object.entries(SOURCES) as [keyof Settings, Source[]][]) {
+  const out: Settings = { ...DEFAULT_SETTINGS, hooks: parseHooks(config.hooks) };
+  const tested = new Set<NumericSetting>();
+  for (const [field, sources] of Object.entries(SOURCES) as [NumericSetting, Source[]][]) {
     for (const src of sources) {
       const fromEnv = env[src.env] !== undefined && env[src.env] !== '';
       const raw = fromEnv ? env[src.env] : src.testOnly ? undefined : config[src.key];

@@ -3,7 +3,8 @@ import { type SessionStatus, isTerminal } from './status.js';
 
 /** Allowed transitions (ADR 0010). Anything else is a programming error. */
 const TRANSITIONS: Record<SessionStatus, readonly SessionStatus[]> = {
-  pending: ['working', 'idle', 'stopped', 'expired'],
+  // pending → failed: a `run --after` dependency failed, so it never starts (ADR 0033).
+  pending: ['working', 'idle', 'failed', 'stopped', 'expired'],
   working: ['idle', 'paused', 'completed', 'failed', 'stopped', 'expired'],
   idle: ['working', 'paused', 'completed', 'failed', 'stopped', 'expired'],
   paused: ['working', 'idle', 'failed', 'stopped', 'expired'],

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { chmodSync, renameSync, rmSync } from 'node:fs';
-import { checkHome, readHomeFile, writeHomeFile } from '../home.js';
+import { checkHome, writeHomeFile } from '../home.js';
 import { createServer, type Server } from 'node:http';
 import { resolveSettings } from '../core/settings.js';
 import { AmuxError, EXIT, toAmuxError } from '../errors.js';
@@ -15,6 +15,9 @@ import { acquireDaemonLock } from './lock.js';
 import { Monitor } from './monitor/monitor.js';
 import { allSessionLocksIdle } from './session/lock.js';
 import { watchSessionEnds } from './session/on-end.js';
+import { watchRestartPolicies } from './session/restart.js';
+import { watchHooks } from './session/hooks.js';
+import { readConfigFile } from '../config-file.js';
 import { Queue } from './session/queue.js';
 import { Retention } from './session/retention.js';
 import { adoptPending } from './session/start.js';
@@ -23,18 +26,6 @@ import { logLine, quietStderr } from './log.js';
 import { watchDatabase } from './db-watch.js';
 
 const log = logLine;
-
-function readConfig(file: string): Record<string, unknown> {
-  const text = readHomeFile(file);
-  if (text === null) return {};
-  try {
-    const v = JSON.parse(text);
-    if (v && typeof v === 'object' && !Array.isArray(v)) return v;
-  } catch {
-    /* reported below */
-  }
-  throw new AmuxError('invalid_argument', `${file} is not a JSON object; fix or remove it`);
-}
 
 /** The daemon's parts over one context, reconciled with what happened while no daemon ran, and started. */
 async function startEngine(ctx: DaemonContext): Promise<Engine & { timeouts: Timeouts; retention: Retention }> {
@@ -47,6 +38,8 @@ async function startEngine(ctx: DaemonContext): Promise<Engine & { timeouts: Tim
   await monitor.refresh();
   jobs.watch.reconcile();
   watchSessionEnds(ctx);
+  watchRestartPolicies(ctx, queue);
+  watchHooks(ctx);
   monitor.start();
   queue.start();
   queue.pump();
@@ -76,7 +69,7 @@ export async function runDaemon(): Promise<void> {
       throw new AmuxError('daemon_unreachable', `AMUX_HOME ${paths.home} is too long for a Unix socket path (max ${MAX_SOCKET_PATH - 9} bytes); use a shorter AMUX_HOME`);
     }
     const tmuxVersion = await checkTmuxVersion();
-    const ctx = createContext(paths, resolveSettings(readConfig(paths.config), process.env), findPrograms());
+    const ctx = createContext(paths, resolveSettings(readConfigFile(paths), process.env), findPrograms());
     chmodSync(paths.db, 0o600);
     const engine = await startEngine(ctx);
     // No limit on receiving a whole request (node's default cuts one after 300 s with a 408): the

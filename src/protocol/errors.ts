@@ -19,7 +19,7 @@ export const ERROR_CODES = {
   not_found: { exit: EXIT.failed, http: 404 },
   operation_failed: { exit: EXIT.failed, http: 500 },
   storage_error: { exit: EXIT.failed, http: 507 },
-  not_a_tty: { exit: EXIT.failed, http: 400 },
+  not_a_tty: { exit: EXIT.usage, http: 400 },
   daemon_unreachable: { exit: EXIT.daemon, http: 503 },
   // A remote host (README "Remote hosts", ADR 0024): the CLI's own codes, never answered by a daemon.
   host_unreachable: { exit: EXIT.daemon, http: 503 },

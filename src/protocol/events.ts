@@ -23,11 +23,16 @@ export interface EventsQuery {
   after?: number;
   /** At most this many (not with follow). */
   limit?: number;
+  /** Only events written from now on (what `events -f` does without --since or --after). */
+  new?: boolean;
 }
 
 /** Query of `GET /v1/history` (an array of SessionView, removed sessions included). */
 export interface HistoryQuery {
   status?: readonly SessionStatus[] | string;
+  /** Name globs and labels, as in `GET /v1/sessions` (README "Labels and filters"). */
+  name?: readonly string[] | string;
+  label?: readonly string[] | string;
   /** Only sessions created in the last `since`: ms or a duration text. */
   since?: number | string;
   limit?: number;

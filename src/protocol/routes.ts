@@ -26,6 +26,8 @@ export const ROUTES = {
   inspect: { method: 'GET', path: '/v1/sessions/:ref' },
   removeSession: { method: 'DELETE', path: '/v1/sessions/:ref' },
   killSession: { method: 'POST', path: '/v1/sessions/:ref/kill' },
+  restartSession: { method: 'POST', path: '/v1/sessions/:ref/restart' },
+  renameSession: { method: 'POST', path: '/v1/sessions/:ref/rename' },
   pause: { method: 'POST', path: '/v1/sessions/:ref/pause' },
   resume: { method: 'POST', path: '/v1/sessions/:ref/resume' },
   sendInput: { method: 'POST', path: '/v1/sessions/:ref/input' },
@@ -42,6 +44,10 @@ export const ROUTES = {
   events: { method: 'GET', path: '/v1/events' },
   history: { method: 'GET', path: '/v1/history' },
   stats: { method: 'GET', path: '/v1/stats' },
+  listGroups: { method: 'GET', path: '/v1/groups' },
+  setGroup: { method: 'POST', path: '/v1/groups' },
+  removeGroup: { method: 'DELETE', path: '/v1/groups/:name' },
+  setConfig: { method: 'POST', path: '/v1/config' },
 } as const;
 
 export type RouteName = keyof typeof ROUTES;

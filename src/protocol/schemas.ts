@@ -1,11 +1,13 @@
 import { z } from 'zod';
+import { expandStatusWords } from '../core/filters.js';
 import { JOB_STATUSES, SESSION_STATUSES } from '../core/status.js';
 import type { EventsQuery, HistoryQuery, StatsQuery } from './events.js';
 import type { ExecQuery, ExecRequest, JobListQuery, JobOutputQuery } from './jobs.js';
+import type { GroupRequest, SetConfigRequest } from './groups.js';
 import type { LogsQuery } from './logs.js';
 import type { RouteName } from './routes.js';
 import type {
-  CreateSessionRequest, KillRequest, PruneRequest, RemoveQuery, ScreenQuery, SendInputRequest, SessionListQuery,
+  CreateSessionRequest, KillRequest, PruneRequest, RemoveQuery, RenameRequest, RestartRequest, ScreenQuery, SendInputRequest, SessionListQuery,
 } from './sessions.js';
 import type { WaitRequest } from './wait.js';
 
@@ -31,7 +33,22 @@ const createSession = z.object({
   umask: z.number().int().min(0).max(0o777).optional(),
   timeoutMs: duration.optional(),
   idleTimeoutMs: duration.optional(),
+  labels: z.record(z.string(), z.string()).optional(),
+  restart: z.string().optional(),
+  delayMs: duration.optional(),
+  group: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'must be a group name: 1-64 of A-Z a-z 0-9 . _ -').optional(),
+  after: z.array(z.string()).max(64, 'at most 64 sessions').optional(),
+  onEnd: z.string().min(1).max(65536).refine((c) => !c.includes('\0'), 'must not contain NUL bytes').optional(),
 }).strict() satisfies z.ZodType<CreateSessionRequest>;
+
+const setGroup = z.object({
+  name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'must be a group name: 1-64 of A-Z a-z 0-9 . _ -'),
+  parallel: z.number().int().min(0).max(100_000),
+}).strict() satisfies z.ZodType<GroupRequest>;
+const setConfig = z.object({ key: z.string().min(1), value: z.union([z.string(), z.number(), z.null()]) }).strict() satisfies z.ZodType<SetConfigRequest>;
+
+const restart = z.object({ graceMs: duration.optional() }).strict() satisfies z.ZodType<RestartRequest>;
+const rename = z.object({ name: z.string().nullable() }).strict() satisfies z.ZodType<RenameRequest>;
 
 const exec = z.object({
   command: z.string().optional(),
@@ -75,14 +92,17 @@ const prune = z.object({ olderThanMs: duration.optional(), olderThan: duration.o
 const flag = z.enum(['1', '0', 'true', 'false']).transform((v) => v === '1' || v === 'true');
 const int = z.string().regex(/^\d+$/, 'must be a non-negative integer').transform(Number);
 const text = z.string().regex(/^\S+$/, 'must not be empty');
-const list = <T extends string>(known: readonly T[], what: string) =>
+const list = <T extends string>(known: readonly T[], what: string, expand: (raw: string) => string[] = (raw) => raw.split(',').map((x) => x.trim()).filter(Boolean)) =>
   z.string().transform((raw, ctx) => {
-    const items = raw.split(',').map((x) => x.trim()).filter(Boolean);
+    const items = expand(raw);
     const bad = items.find((x) => !(known as readonly string[]).includes(x));
-    if (bad !== undefined) ctx.addIssue({ code: 'custom', message: `unknown ${what}status '${bad}': use ${known.join(', ')}` });
+    if (bad !== undefined) ctx.addIssue({ code: 'custom', message: `unknown ${what}status '${bad}': use ${known.join(', ')}${what ? '' : ', live or finished'}` });
     return items as T[];
   });
-const sessionStatuses = list(SESSION_STATUSES, '');
+/** Session statuses; `live` and `finished` stand for their sets (README "Labels and filters"). */
+const sessionStatuses = list(SESSION_STATUSES, '', expandStatusWords);
+/** Comma-separated words (name globs, labels). */
+const items = z.string().transform((raw) => raw.split(',').filter(Boolean));
 
 type Query<T> = { [K in keyof T]?: unknown };
 /** A query: every parameter is optional, and no other is taken. */
@@ -103,11 +123,13 @@ export interface RouteSchema {
 export const ROUTE_SCHEMAS: Record<RouteName, RouteSchema> = {
   health: {},
   stopDaemon: {},
-  listSessions: { query: query<SessionListQuery>({ status: sessionStatuses, all: flag, usage: flag }) },
+  listSessions: { query: query<SessionListQuery>({ status: sessionStatuses, name: items, label: items, limit: int, all: flag, usage: flag }) },
   createSession: { body: createSession },
   inspect: {},
   removeSession: { query: query<RemoveQuery>({ force: flag, graceMs: text }) },
   killSession: { body: kill satisfies z.ZodType<KillRequest> },
+  restartSession: { body: restart },
+  renameSession: { body: rename },
   pause: {},
   resume: {},
   sendInput: { body: sendInput },
@@ -121,9 +143,13 @@ export const ROUTE_SCHEMAS: Record<RouteName, RouteSchema> = {
   jobOutput: { query: query<JobOutputQuery>({ stream: z.enum(['stdout', 'stderr'], 'must be stdout or stderr'), follow: flag, sinceOffset: int, limit: int }) },
   wait: { body: wait },
   prune: { body: prune },
-  events: { query: query<EventsQuery>({ session: text, since: text, follow: flag, after: int, limit: int }) },
-  history: { query: query<HistoryQuery>({ status: sessionStatuses, since: text, limit: int }) },
+  events: { query: query<EventsQuery>({ session: text, since: text, follow: flag, after: int, limit: int, new: flag }) },
+  history: { query: query<HistoryQuery>({ status: sessionStatuses, name: items, label: items, since: text, limit: int }) },
   stats: { query: query<StatsQuery>({ since: text }) },
+  listGroups: {},
+  setGroup: { body: setGroup },
+  removeGroup: {},
+  setConfig: { body: setConfig },
 };
 
 /**

@@ -19,6 +19,8 @@ export interface SessionView extends SessionFacts {
   closedAt: string | null;
   /** The command name of the terminal's foreground process while it runs; null at the prompt or once ended. */
   foreground: string | null;
+  /** A pending session starts no earlier than this (`run --delay`, a restart's backoff); null otherwise. */
+  startAfter: string | null;
   /** Only in `GET /v1/sessions?usage=1`, for live sessions (ADR 0020). */
   cpuPercent?: number | null;
   rssBytes?: number | null;
@@ -55,12 +57,30 @@ export interface CreateSessionRequest {
   timeoutMs?: number | string;
   /** Expire the session after this long without output: ms, or a duration text. */
   idleTimeoutMs?: number | string;
+  /** Labels (README "Labels and filters"). */
+  labels?: Record<string, string>;
+  /** `no`, `on-failure`, `on-failure:N` or `always` (ADR 0033). */
+  restart?: string;
+  /** Start no earlier than this long from now: ms, or a duration text. */
+  delayMs?: number | string;
+  /** An existing group: the session also waits for a slot of its parallel limit (README "Groups"). */
+  group?: string;
+  /** Session references: it starts once all completed with exit 0, and fails unstarted if one ended otherwise. */
+  after?: string[];
+  /** A shell command run when the session ends, with AMUX_ID, AMUX_NAME, AMUX_STATUS, AMUX_EXIT_CODE set (README "Notices"). */
+  onEnd?: string;
 }
 
 /** Query of `GET /v1/sessions`. */
 export interface SessionListQuery {
-  /** Only these statuses. */
+  /** Only these statuses (`live` and `finished` stand for their sets). */
   status?: readonly SessionStatus[] | string;
+  /** Name globs: the name matches one of them. */
+  name?: readonly string[] | string;
+  /** `KEY` or `KEY=VALUE`: every one must hold. */
+  label?: readonly string[] | string;
+  /** At most this many, newest first. */
+  limit?: number;
   /** Removed sessions too. */
   all?: boolean;
   /** Add `cpuPercent` and `rssBytes` to each live session (one pass over /proc for all of them). */
@@ -83,6 +103,18 @@ export interface KillRequest {
   signal?: string | number;
   /** Time before SIGKILL: ms, or a duration text; default 5 s. */
   graceMs?: number | string;
+}
+
+/** The body of `POST /v1/sessions/{ref}/restart`. */
+export interface RestartRequest {
+  /** Time before SIGKILL when the session is live and must be stopped first: ms, or a duration text; default 5 s. */
+  graceMs?: number | string;
+}
+
+/** The body of `POST /v1/sessions/{ref}/rename`. */
+export interface RenameRequest {
+  /** The new name; null removes the name. */
+  name: string | null;
 }
 
 /** Query of `DELETE /v1/sessions/{ref}`. */

@@ -76,4 +76,17 @@ export const MIGRATIONS: readonly string[] = [
   /* 4: status from evidence (ADR 0015): why a session has its status. */ `
   ALTER TABLE sessions ADD COLUMN reason TEXT;
   `,
+  /* 5: restart, labels, delayed starts (ADR 0033). \`spec\` is what \`restart\` needs to start the same
+     session again (argv or command line, environment, umask) as JSON; it is cleared when the session is removed. */ `
+  ALTER TABLE sessions ADD COLUMN labels TEXT NOT NULL DEFAULT '{}';
+  ALTER TABLE sessions ADD COLUMN restart_of TEXT;
+  ALTER TABLE sessions ADD COLUMN restarts INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE sessions ADD COLUMN restart_policy TEXT;
+  ALTER TABLE sessions ADD COLUMN start_after INTEGER;
+  ALTER TABLE sessions ADD COLUMN spec TEXT;
+  ALTER TABLE sessions ADD COLUMN group_name TEXT;
+  ALTER TABLE sessions ADD COLUMN after_ids TEXT NOT NULL DEFAULT '[]';
+  ALTER TABLE sessions ADD COLUMN on_end TEXT;
+  CREATE TABLE groups (name TEXT PRIMARY KEY, parallel INTEGER NOT NULL, created_at INTEGER NOT NULL);
+  `,
 ];

@@ -15,19 +15,23 @@ const SESSION_COLUMNS: Record<keyof SessionRecord, string> = {
   removedAt: 'removed_at', lastOutput: 'last_output', logBytes: 'log_bytes', logTruncated: 'log_truncated',
   logChunkBytes: 'log_chunk_bytes', logCapBytes: 'log_cap_bytes', hasCommand: 'has_command',
   timeoutMs: 'timeout_ms', idleTimeoutMs: 'idle_timeout_ms', closedAt: 'closed_at', reason: 'reason',
+  labels: 'labels', restartOf: 'restart_of', restarts: 'restarts', restartPolicy: 'restart_policy', startAfter: 'start_after', group: 'group_name', after: 'after_ids', onEnd: 'on_end',
 };
 /** Columns aliased to record fields, so that SQLite hands back rows already shaped as records. */
-const SESSION_SELECT = `SELECT ${Object.entries(SESSION_COLUMNS).map(([f, c]) => `${c} AS ${f}`).join(', ')} FROM sessions`;
+const SESSION_SELECT = `SELECT ${Object.entries(SESSION_COLUMNS).map(([f, c]) => `${c} AS "${f}"`).join(', ')} FROM sessions`;
 
 function toSession(row: Row): SessionRecord {
   row.autoRemove = row.autoRemove === 1;
   row.logTruncated = row.logTruncated === 1;
   row.hasCommand = row.hasCommand === 1;
+  row.labels = JSON.parse((row.labels as string | null) ?? '{}');
+  row.after = JSON.parse((row.after as string | null) ?? '[]');
   return row as unknown as SessionRecord;
 }
 
 function toDbValue(v: unknown): unknown {
-  return typeof v === 'boolean' ? (v ? 1 : 0) : v;
+  if (typeof v === 'boolean') return v ? 1 : 0;
+  return v !== null && typeof v === 'object' ? JSON.stringify(v) : v;
 }
 
 function toJob(row: Row): JobRecord {
@@ -129,9 +133,49 @@ export class Store {
     return (this.sql("SELECT COUNT(*) AS n FROM sessions WHERE status = 'pending'").get() as { n: number }).n;
   }
 
-  /** Pending sessions, oldest first (the queue's order). */
-  pendingIds(limit: number): string[] {
-    return (this.sql("SELECT id FROM sessions WHERE status = 'pending' ORDER BY created_at, rowid LIMIT ?").all(limit) as { id: string }[]).map((r) => r.id);
+  /** Pending sessions due to start at `now` (no `startAfter`, or one passed), oldest first (the queue's order). */
+  pendingIds(limit: number, now = Date.now()): { id: string; group: string | null; after: string }[] {
+    const sql = "SELECT id, group_name AS \"group\", after_ids AS after FROM sessions WHERE status = 'pending' AND (start_after IS NULL OR start_after <= ?) ORDER BY created_at, rowid LIMIT ?";
+    return this.sql(sql).all(now, limit) as { id: string; group: string | null; after: string }[];
+  }
+
+  /** The earliest `startAfter` of a pending session still in the future, or null. */
+  nextStartAfter(now = Date.now()): number | null {
+    const row = this.sql("SELECT MIN(start_after) AS t FROM sessions WHERE status = 'pending' AND start_after > ?").get(now) as { t: number | null };
+    return row.t;
+  }
+
+  /** Groups with their parallel limit, by name (README "Groups"). */
+  listGroups(): { name: string; parallel: number; createdAt: number }[] {
+    return this.sql('SELECT name, parallel, created_at AS createdAt FROM groups ORDER BY name').all() as { name: string; parallel: number; createdAt: number }[];
+  }
+
+  getGroup(name: string): { name: string; parallel: number } | null {
+    return (this.sql('SELECT name, parallel FROM groups WHERE name = ?').get(name) as { name: string; parallel: number } | undefined) ?? null;
+  }
+
+  setGroup(name: string, parallel: number, now: number): void {
+    this.sql('INSERT INTO groups (name, parallel, created_at) VALUES (?, ?, ?) ON CONFLICT(name) DO UPDATE SET parallel = excluded.parallel').run(name, parallel, now);
+  }
+
+  deleteGroup(name: string): void {
+    this.sql('DELETE FROM groups WHERE name = ?').run(name);
+  }
+
+  /** Live and pending sessions of each group: what `group ls` shows and what the queue counts. */
+  groupCounts(): Map<string, { live: number; pending: number }> {
+    const rows = this.sql(`SELECT group_name AS g, SUM(status IN (${LIVE_SQL})) AS live, SUM(status = 'pending') AS pending FROM sessions WHERE group_name IS NOT NULL AND removed_at IS NULL GROUP BY group_name`).all() as { g: string; live: number; pending: number }[];
+    return new Map(rows.map((r) => [r.g, { live: r.live, pending: r.pending }]));
+  }
+
+  /** What \`restart\` needs to start a session again (ADR 0033); null once it was removed. */
+  getSpec(id: string): Record<string, unknown> | null {
+    const row = this.sql('SELECT spec FROM sessions WHERE id = ?').get(id) as { spec: string | null } | undefined;
+    return row?.spec ? JSON.parse(row.spec) : null;
+  }
+
+  setSpec(id: string, spec: Record<string, unknown> | null): void {
+    this.sql('UPDATE sessions SET spec = ? WHERE id = ?').run(spec === null ? null : JSON.stringify(spec), id);
   }
 
   /** Live sessions with a `--timeout` or `--idle-timeout` (checked several times a second). */

@@ -57,7 +57,7 @@ describe('amux attach', () => {
     const h = amuxHome(t);
     const id = await h.ok(['run', '--', 'sleep 60']);
     const r = await h.run(['attach', id]);
-    assert.equal(r.code, 1);
+    assert.equal(r.code, 2, "the same usage error as top without a terminal");
     assert.match(r.stderr, /must be a terminal/);
   });
 });

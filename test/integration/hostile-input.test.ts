@@ -29,7 +29,7 @@ const CASES: { args: string[]; code: number; stderr: RegExp }[] = [
   { args: ['wait', 'nope'], code: 1, stderr: /no such session: nope/ },
   { args: ['send', 'nope', 'x'], code: 1, stderr: /no such session/ },
   { args: ['rm', 'nope'], code: 1, stderr: /no such session/ },
-  { args: ['attach', 'nope'], code: 1, stderr: /terminal/ },
+  { args: ['attach', 'nope'], code: 2, stderr: /terminal/ },
   { args: ['daemon', 'explode'], code: 2, stderr: /unknown daemon action/ },
 ];
 

@@ -117,7 +117,7 @@ describe('remote hosts over ssh', () => {
     const me = local(t);
     if (!me) return;
     const r = await me.run(['--host', a.url, 'attach', 'whatever']);
-    assert.equal(r.code, 1);
+    assert.equal(r.code, 2);
     assert.match(r.stderr, /^amux: cannot attach to whatever: stdin and stdout must be a terminal/);
   });
 

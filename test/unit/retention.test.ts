@@ -16,7 +16,8 @@ function session(id: string, over: Partial<SessionRecord>): SessionRecord {
     id, name: null, status: 'completed', command: 'true', cwd: '/tmp', exitCode: 0, signal: null, error: null, reason: null,
     createdAt: NOW - 40 * DAY, startedAt: NOW - 40 * DAY, endedAt: NOW - 40 * DAY, lastActivityAt: null, pid: null, paneId: null,
     nonce: '0badcafe', autoRemove: false, removedAt: null, lastOutput: null, logBytes: 0, logTruncated: false,
-    logChunkBytes: 1024, logCapBytes: 8192, hasCommand: true, timeoutMs: null, idleTimeoutMs: null, closedAt: null, ...over,
+    logChunkBytes: 1024, logCapBytes: 8192, hasCommand: true, timeoutMs: null, idleTimeoutMs: null, closedAt: null,
+    labels: {}, restartOf: null, restarts: 0, restartPolicy: null, startAfter: null, group: null, after: [], onEnd: null, ...over,
   };
 }
 

@@ -20,7 +20,15 @@ describe('resolveSettings', () => {
     assert.deepEqual(resolveSettings({}, {}), {
       maxLive: 0, idleThresholdMs: 3000, logCapBytes: 8 * MiB, statusCacheMs: 2000,
       finishedTtlMs: 30 * 60_000, historyRetentionMs: 30 * 86_400_000, sweepIntervalMs: 60_000,
+      hooks: { onEnd: null, onFailure: null },
     });
+  });
+
+  test('hooks: onEnd and onFailure command lines; anything else names the hook (README "Notices")', () => {
+    assert.deepEqual(resolveSettings({ hooks: { onFailure: 'notify-send x' } }, {}).hooks, { onEnd: null, onFailure: 'notify-send x' });
+    assert.throws(() => resolveSettings({ hooks: { onExit: 'x' } }, {}), /unknown hook 'onExit'/);
+    assert.throws(() => resolveSettings({ hooks: { onEnd: '' } }, {}), /hooks.onEnd/);
+    assert.throws(() => resolveSettings({ hooks: 'x' }, {}), /must be an object/);
   });
 
   test('maxLive: a whole number from config or AMUX_MAX_LIVE; anything else names the setting', () => {

@@ -8,7 +8,7 @@ import { SESSION_STATUSES, type SessionStatus, isTerminal } from '../../src/core
 const ORDER: SessionStatus[] = ['pending', 'working', 'idle', 'paused', 'completed', 'failed', 'stopped', 'expired'];
 const ALLOWED: Record<SessionStatus, string> = {
   //         p w i P c f s e
-  pending:   '0 1 1 0 0 0 1 1',
+  pending:   '0 1 1 0 0 1 1 1', // → failed: a run --after dependency failed (ADR 0033)
   working:   '0 0 1 1 1 1 1 1',
   idle:      '0 1 0 1 1 1 1 1',
   paused:    '0 1 1 0 0 1 1 1',

@@ -68,6 +68,8 @@ export async function daemonCommand(action: string, opts: { json?: boolean }): P
       return 0;
     }
     case 'run': {
+      const h = await health(client);
+      if (h) throw new AmuxError('operation_failed', `a daemon is already running for ${client.paths.home} (pid ${h.pid}); stop it first with 'amux daemon stop'`);
       return runDaemonHere(); // serves until stopped
     }
     default:
@@ -90,5 +92,7 @@ export function formatStatus(h: Health): string {
     ['logCap', `${s.logCapBytes} bytes`],
     ['finishedTtl', formatDuration(s.finishedTtlMs)],
     ['historyRetention', formatDuration(s.historyRetentionMs)],
+    ...(s.hooks?.onEnd ? [['hooks.onEnd', s.hooks.onEnd] as [string, string]] : []),
+    ...(s.hooks?.onFailure ? [['hooks.onFailure', s.hooks.onFailure] as [string, string]] : []),
   ])}`;
 }

@@ -6,6 +6,8 @@ export interface EventsOptions {
   follow?: boolean;
   /** Only events of the last `since` ms. */
   since?: number;
+  /** Only events after this id. */
+  after?: number;
 }
 
 /**
@@ -13,7 +15,10 @@ export interface EventsOptions {
  * is written, until Ctrl-C (exit 0) or, with an ID, until that session has been removed.
  */
 export async function eventsCommand(client: Client, ref: string | undefined, opts: EventsOptions): Promise<number> {
-  const res = await client.events.read({ session: ref, since: opts.since, follow: opts.follow });
+  // -f over all sessions shows what happens from now on, as `docker events` does (--since or --after
+  // replay first); -f of one session prints its whole life, as `logs -f` prints its output so far.
+  const fromNow = opts.follow === true && ref === undefined && opts.since === undefined && opts.after === undefined;
+  const res = await client.events.read({ session: ref, since: opts.since, after: opts.after, follow: opts.follow, new: fromNow });
   let interrupted = false;
   const onInterrupt = () => {
     interrupted = true;

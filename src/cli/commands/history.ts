@@ -1,7 +1,7 @@
 import { formatAge, formatDuration } from '../../core/duration.js';
 import type { Client } from '../../client/client.js';
 import { printJson } from '../output.js';
-import { printSessions } from './ps.js';
+import { printSessions, sessionQuery, SESSION_FIELDS } from './ps.js';
 
 export interface HistoryOptions {
   status?: string;
@@ -10,11 +10,17 @@ export interface HistoryOptions {
   n?: number;
   json?: boolean;
   trunc?: boolean;
+  filter?: string[];
+  format?: string;
 }
 
 /** `amux history`: every session in the store, removed ones included, newest first. */
 export async function historyCommand(client: Client, opts: HistoryOptions): Promise<number> {
-  const sessions = await client.history({ status: opts.status, since: opts.since, limit: opts.n });
+  const sessions = await client.history({ ...sessionQuery(opts), since: opts.since, limit: opts.n });
+  if (opts.format !== undefined) {
+    await (require('../format.js') as typeof import('../format.js')).printFormatted(opts.format, sessions, SESSION_FIELDS);
+    return 0;
+  }
   if (opts.json) {
     printJson(sessions);
     return 0;

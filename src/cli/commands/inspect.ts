@@ -7,6 +7,7 @@ import { jobRows, JOB_HEAD } from './jobs.js';
 
 export interface InspectOptions {
   json?: boolean;
+  format?: string;
 }
 
 /** Events shown in the human view; `amux events ID` has them all. */
@@ -18,6 +19,13 @@ const EVENTS_SHOWN = 10;
  */
 export async function inspectCommand(client: Client, ref: string, opts: InspectOptions = {}): Promise<number> {
   const record = await client.sessions.inspect(ref);
+  if (opts.format !== undefined) {
+    // The session's fields, and the record's others beside them: {{.Status}}, {{json .Jobs}}.
+    const { SESSION_FIELDS } = require('./ps.js') as typeof import('./ps.js');
+    const row = { ...record.session, jobs: record.jobs, events: record.events, lastOutput: record.lastOutput };
+    await (require('../format.js') as typeof import('../format.js')).printFormatted(opts.format, [row], [...SESSION_FIELDS, 'jobs', 'events', 'lastOutput']);
+    return 0;
+  }
   if (opts.json || !process.stdout.isTTY) printJson(record);
   else await writeOut(await formatInspect(record, Date.now()));
   return 0;

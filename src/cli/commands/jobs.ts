@@ -8,13 +8,24 @@ export interface JobsOptions {
   background?: boolean;
   n?: number;
   json?: boolean;
+  format?: string;
 }
+
+/** The fields of a job for `--format` (those of `--json`). */
+export const JOB_FIELDS = [
+  'id', 'sessionId', 'seq', 'command', 'background', 'status', 'exitCode', 'signal', 'pid', 'startedAt', 'endedAt', 'durationMs',
+  'tty', 'timeoutMs', 'error', 'stdoutBytes', 'stderrBytes', 'stdoutTruncated', 'stderrTruncated',
+] as const;
 
 /** `amux jobs ID`: the session's jobs, newest first. */
 export async function jobsCommand(client: Client, ref: string, opts: JobsOptions): Promise<number> {
   const jobs = await client.jobs.list(ref, { status: opts.status, background: opts.background, limit: opts.n });
   if (opts.json) {
     printJson(jobs);
+    return 0;
+  }
+  if (opts.format !== undefined) {
+    await (require('../format.js') as typeof import('../format.js')).printFormatted(opts.format, jobs, JOB_FIELDS);
     return 0;
   }
   await writeOut(formatTable(JOB_HEAD, jobRows(jobs)));

@@ -8,6 +8,22 @@ export function pauseCommand(router: Router, refs: string[], action: 'pause' | '
   return forEach(router, refs, (client, ref) => client.sessions[action](ref));
 }
 
+/** `amux restart`: each session again as a new one (stopped first when live); prints the new ids (ADR 0033). */
+export function restartCommand(router: Router, refs: string[], opts: { grace?: number }): Promise<number> {
+  return forEach(router, refs, (client, ref) => client.sessions.restart(ref, { graceMs: opts.grace }));
+}
+
+/** `amux rename ID NAME` (`--clear`: no name). */
+export async function renameCommand(client: Client, ref: string, name: string | undefined, opts: { clear?: boolean }): Promise<number> {
+  if ((name === undefined) === (opts.clear !== true)) {
+    const { AmuxError } = require('../../errors.js') as typeof import('../../errors.js');
+    throw new AmuxError('usage', name === undefined ? 'rename needs a NAME (or --clear to remove the name)' : 'give a NAME or --clear, not both');
+  }
+  const s = await client.sessions.rename(ref, { name: name ?? null });
+  await writeOut(`${s.id}\n`);
+  return 0;
+}
+
 /** `amux prune`: remove finished sessions that ended at least `--older-than` ago; prints their ids. */
 export async function pruneCommand(client: Client, opts: { olderThan?: number; json?: boolean }): Promise<number> {
   const { removed } = await client.prune({ olderThanMs: opts.olderThan ?? 0 });

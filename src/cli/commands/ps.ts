@@ -9,6 +9,14 @@ export interface PsOptions {
   json?: boolean;
   status?: string;
   trunc?: boolean;
+  /** `--filter` values (README "Labels and filters"). */
+  filter?: string[];
+  /** `-n`: the newest N. */
+  last?: number;
+  /** `--format` (README "Output formats"). */
+  format?: string;
+  /** `--usage`: CPU % and memory of each live session (as `docker stats` once). */
+  usage?: boolean;
   /** Contexts, comma-separated: the fleet view (README "Remote hosts"). */
   context?: string;
   allContexts?: boolean;
@@ -24,7 +32,18 @@ function oneLine(text: string, trunc: boolean): string {
 /** `amux ps`: sessions not removed, newest first. */
 export async function psCommand(client: Client, opts: PsOptions): Promise<number> {
   if (opts.context !== undefined || opts.allContexts) return (require('./fleet.js') as typeof import('./fleet.js')).fleetPs(opts);
-  const sessions = await client.sessions.list({ status: opts.status });
+  const query = { ...sessionQuery(opts), limit: opts.last, usage: opts.usage };
+  let sessions = await client.sessions.list(query);
+  // CPU % is over the time since the daemon's previous look (at least 1 s apart): a first look has
+  // none yet, so look again a second later, as `docker stats --no-stream` samples.
+  if (opts.usage && sessions.some((s) => s.rssBytes !== null && s.rssBytes !== undefined && s.cpuPercent === null)) {
+    await new Promise((r) => setTimeout(r, 1100));
+    sessions = await client.sessions.list(query);
+  }
+  if (opts.format !== undefined) {
+    await (require('../format.js') as typeof import('../format.js')).printFormatted(opts.format, sessions, SESSION_FIELDS);
+    return 0;
+  }
   if (opts.json) {
     printJson(sessions);
     return 0;
@@ -33,8 +52,36 @@ export async function psCommand(client: Client, opts: PsOptions): Promise<number
     await writeOut(sessions.map((s) => `${s.id}\n`).join(''));
     return 0;
   }
-  await printSessions(sessions, opts.trunc !== false);
+  if (!opts.usage) {
+    await printSessions(sessions, opts.trunc !== false);
+    return 0;
+  }
+  const { formatBytes, formatCpu } = require('../top/text.js') as typeof import('../top/text.js');
+  await printSessions(sessions, opts.trunc !== false, {
+    head: ['CPU%', 'MEM'],
+    cells: (s) => (s.rssBytes === null || s.rssBytes === undefined ? ['', ''] : [formatCpu(s.cpuPercent), formatBytes(s.rssBytes)]),
+  });
   return 0;
+}
+
+/** The fields of a session for `--format` (those of `--json`). */
+export const SESSION_FIELDS = [
+  'id', 'name', 'status', 'command', 'cwd', 'exitCode', 'signal', 'error', 'reason', 'foreground', 'pid', 'createdAt', 'startedAt', 'endedAt',
+  'durationMs', 'lastActivityAt', 'removed', 'removedAt', 'closedAt', 'logBytes', 'logTruncated', 'autoRemove', 'timeoutMs', 'idleTimeoutMs',
+  'labels', 'group', 'after', 'onEnd', 'restartOf', 'restarts', 'restartPolicy', 'startAfter', 'cpuPercent', 'rssBytes',
+] as const;
+
+/** `--status` and `--filter` as the query of `GET /v1/sessions` and `/v1/history`: statuses of both together, names and labels. */
+export function sessionQuery(opts: { status?: string; filter?: string[] }): { status?: string; name?: string[]; label?: string[] } {
+  const { emptyFilters, filtersQuery, parseFilter } = require('../../core/filters.js') as typeof import('../../core/filters.js');
+  let f = emptyFilters();
+  for (const v of opts.filter ?? []) f = parseFilter(v, f);
+  if (opts.status && f.statuses.length) {
+    const { AmuxError } = require('../../errors.js') as typeof import('../../errors.js');
+    throw new AmuxError('usage', 'give --status or --filter status=, not both');
+  }
+  const status = opts.status ?? (f.statuses.length ? f.statuses.join(',') : undefined);
+  return { status, ...filtersQuery(f) };
 }
 
 /** Columns that `amux history` adds before COMMAND. */

@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { commandFromArgs } from '../../core/command.js';
 import { AmuxError } from '../../errors.js';
@@ -17,10 +18,34 @@ export interface RunOptions {
   /** ms */
   timeout?: number;
   idleTimeout?: number;
+  label?: Record<string, string>;
+  restart?: string;
+  /** ms */
+  delay?: number;
+  group?: string;
+  /** Comma-separated session references. */
+  after?: string;
+  onEnd?: string;
+}
+
+/**
+ * docker's habit `run -w DIR` (its working directory flag) would run the argv `DIR -- CMD` here,
+ * where `-w` is --wait: refused with a hint (README "Commands": run).
+ */
+function refuseDirAsCommand(args: readonly string[]): void {
+  if (args.length < 2 || args[1] !== '--') return;
+  let dir = false;
+  try {
+    dir = statSync(args[0]!).isDirectory();
+  } catch {
+    return;
+  }
+  if (dir) throw new AmuxError('usage', `'${args[0]}' is a directory, not a command: did you mean -C ${args[0]}? (-w is --wait)`);
 }
 
 /** `amux run`: start a session; print its id, or with -w stream its command's output and exit with its code. */
 export async function runCommand(client: Client, args: string[], opts: RunOptions): Promise<number> {
+  refuseDirAsCommand(args);
   const cmd = commandFromArgs(args);
   if (opts.wait && !cmd.command && !cmd.argv) throw new AmuxError('usage', '--wait needs a command: amux run -w -- CMD');
   if (opts.cwd === '') throw new AmuxError('usage', "-C needs a directory; leave it out to run here, or give '.'");
@@ -40,6 +65,12 @@ export async function runCommand(client: Client, args: string[], opts: RunOption
       autoRemove: opts.rm === true && !opts.wait,
       timeoutMs: opts.timeout,
       idleTimeoutMs: opts.idleTimeout,
+      labels: opts.label,
+      restart: opts.restart,
+      delayMs: opts.delay,
+      group: opts.group,
+      after: opts.after?.split(',').filter(Boolean),
+      onEnd: opts.onEnd,
     });
     if (!sigint) {
       if (opts.json) printJson(session);

@@ -19,7 +19,7 @@ const LEAVE = `${SHOW_CURSOR}\x1b[?1049l`;
  */
 export async function topCommand(): Promise<number> {
   if (!process.stdin.isTTY || !process.stdout.isTTY) {
-    throw new AmuxError('usage', "top needs a terminal: stdin and stdout must be a TTY; use 'amux ps' or 'amux events -f' from scripts");
+    throw new AmuxError('not_a_tty', "top needs a terminal: stdin and stdout must be a TTY; use 'amux ps' or 'amux events -f' from scripts");
   }
   // The first list comes before the screen is taken: a daemon that cannot start is one line, exit 3.
   const first = await new Client().sessions.list({ usage: true });

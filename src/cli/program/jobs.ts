@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import { JOB_STATUSES } from '../../core/status.js';
 import { examples } from '../hints.js';
 import { durationOption, intOption, parseExecWords } from '../parse.js';
-import { commandArg, sessionArg, statusOption, type Wiring } from './shared.js';
+import { commandArg, formatOption, sessionArg, statusOption, type Wiring } from './shared.js';
 
 /** Jobs in a shell session: exec, and their list (README "Commands"). */
 export function addJobCommands(program: Command, { setExit, routed }: Wiring): void {
@@ -40,8 +40,10 @@ export function addJobCommands(program: Command, { setExit, routed }: Wiring): v
     .option('--background', 'only background jobs')
     .option('-n <count>', 'at most this many', intOption('-n'))
     .option('--json', 'JSON array')
+    .addOption(formatOption())
     .addHelpText('after', examples(
       ['amux jobs sh', 'JOB, STATUS, EXIT, MODE, PID, DURATION, COMMAND'],
+      ["amux jobs sh --format '{{.ID}} {{.ExitCode}}'", 'your own columns'],
       ['amux jobs sh --status running --background', 'what runs in its background'],
       ['amux jobs sh -n 1 --json', 'the newest job as JSON'],
     ))

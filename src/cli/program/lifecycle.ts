@@ -3,8 +3,8 @@ import { examples } from '../hints.js';
 import { durationOption } from '../parse.js';
 import { sessionArg, type Wiring } from './shared.js';
 
-/** Pausing and resuming sessions; pruning finished ones (README "Commands"). */
-export function addLifecycleCommands(program: Command, { setExit, client, router }: Wiring): void {
+/** Pausing, resuming, restarting and renaming sessions; pruning finished ones (README "Commands"). */
+export function addLifecycleCommands(program: Command, { setExit, client, router, routed }: Wiring): void {
   program
     .command('pause')
     .description('stop every process of the sessions (SIGSTOP); status paused')
@@ -24,6 +24,29 @@ export function addLifecycleCommands(program: Command, { setExit, client, router
       ['amux resume $(amux ps -q --status paused)', 'every paused session'],
     ))
     .action(async (refs: string[]) => setExit(await (require('../commands/lifecycle.js') as typeof import('../commands/lifecycle.js')).pauseCommand(router(), refs, 'resume')));
+
+  program
+    .command('restart')
+    .description('start sessions again: same command, directory, environment, name, limits, labels; a new id (restartOf links the old one, which is removed and stays in history); a live one is stopped first')
+    .addArgument(sessionArg('<ids...>', 'session ids, names or prefixes'))
+    .option('--grace <dur>', 'for a live session: time between TERM and KILL (default 5s)', durationOption('--grace'))
+    .addHelpText('after', examples(
+      ['amux restart web', 'stop web if it runs, start it again; prints the new id'],
+      ['amux restart $(amux ps -q --status failed)', 'every failed session again'],
+    ))
+    .action(async (refs: string[], opts) => setExit(await (require('../commands/lifecycle.js') as typeof import('../commands/lifecycle.js')).restartCommand(router(), refs, opts)));
+
+  program
+    .command('rename')
+    .description('give a session another name (unique among sessions not removed)')
+    .addArgument(sessionArg('<id>', 'session id, name or prefix'))
+    .argument('[name]', 'the new name')
+    .option('--clear', 'remove the name')
+    .addHelpText('after', examples(
+      ['amux rename 3f9a01bc web', 'name it web'],
+      ['amux rename web --clear', 'no name any more'],
+    ))
+    .action(async (ref: string, name: string | undefined, opts) => setExit(await (require('../commands/lifecycle.js') as typeof import('../commands/lifecycle.js')).renameCommand(...routed(ref), name, opts)));
 
   program
     .command('prune')

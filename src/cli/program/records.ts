@@ -2,7 +2,8 @@ import type { Command } from 'commander';
 import type { Client } from '../../client/client.js';
 import { examples } from '../hints.js';
 import { durationOption, intOption } from '../parse.js';
-import { sessionArg, statusOption, type Wiring } from './shared.js';
+import { SESSION_STATUSES } from '../../core/status.js';
+import { filterOption, formatOption, sessionArg, statusOption, type Wiring } from './shared.js';
 
 /** What happened: the event stream, the history, statistics (README "Commands"). */
 export function addRecordCommands(program: Command, { setExit, client, routed }: Wiring): void {
@@ -10,11 +11,13 @@ export function addRecordCommands(program: Command, { setExit, client, routed }:
     .command('events')
     .description('the event log as NDJSON, oldest first: state changes, jobs started and finished, input sent, timeouts, errors')
     .addArgument(sessionArg('[id]', 'only this session (id, name or unique prefix; a removed one by full id)'))
-    .option('-f, --follow', 'then print new events as they happen, until Ctrl-C or, with an ID, until the session is removed')
+    .option('-f, --follow', 'then print new events as they happen, until Ctrl-C or, with an ID, until the session is removed; without an ID only events from now on (unless --since or --after)')
     .option('--since <dur>', 'only events of the last DUR (e.g. 90s, 2h)', durationOption('--since'))
+    .option('--after <event-id>', 'only events after this id (a cursor)', intOption('--after'))
     .addHelpText('after', examples(
       ['amux events web', 'its events so far, one JSON object a line'],
       ['amux events -f', 'every new event, as it happens'],
+      ['amux events -f --since 10m', 'the last 10 minutes, then every new one'],
       ['amux events --since 1h | grep state_changed', 'the state changes of the last hour'],
     ))
     .action(async (ref: string | undefined, opts) => setExit(await (require('../commands/events.js') as typeof import('../commands/events.js')).eventsCommand(...(ref === undefined ? ([client(), undefined] as [Client, string | undefined]) : routed(ref)), opts)));
@@ -22,10 +25,12 @@ export function addRecordCommands(program: Command, { setExit, client, routed }:
   program
     .command('history')
     .description('sessions including removed ones, newest first')
-    .addOption(statusOption('only these statuses (comma-separated)'))
+    .addOption(statusOption('only these statuses (comma-separated; live and finished stand for their sets)', [...SESSION_STATUSES, 'live', 'finished']))
+    .addOption(filterOption())
     .option('--since <dur>', 'only sessions created in the last DUR (e.g. 1h, 7d)', durationOption('--since'))
     .option('-n <count>', 'at most this many', intOption('-n'))
     .option('--json', 'JSON array')
+    .addOption(formatOption())
     .option('--no-trunc', 'do not shorten commands')
     .addHelpText('after', examples(
       ['amux history', 'the columns of ps, plus DURATION and REMOVED'],

@@ -1,8 +1,10 @@
 import { Option, type Command } from 'commander';
 import { parseSignal, signalNames } from '../../core/signals.js';
+import { SESSION_STATUSES } from '../../core/status.js';
 import { examples, hinted } from '../hints.js';
+import { parseLabelArg } from '../../core/labels.js';
 import { durationOption, envOption, intOption } from '../parse.js';
-import { commandArg, sessionArg, statusOption, targetArg, type Wiring } from './shared.js';
+import { commandArg, filterOption, formatOption, sessionArg, statusOption, targetArg, type Wiring } from './shared.js';
 
 /** Sessions: start, list, watch, inspect, read, wait for, end, remove, type into, attach (README "Commands"). */
 export function addSessionCommands(program: Command, { setExit, client, router, routed }: Wiring): void {
@@ -17,13 +19,19 @@ export function addSessionCommands(program: Command, { setExit, client, router, 
     .option('--timeout <dur>', 'end the session (status expired) when it has run this long: TERM, 5s, KILL', durationOption('--timeout'))
     .option('--idle-timeout <dur>', 'end the session (status expired) after this long without output (paused time does not count)', durationOption('--idle-timeout'))
     .option('--rm', 'remove the session once it has finished')
+    .option('-l, --label <KEY=VAL>', 'a label (repeatable): ps --filter label=KEY=VAL finds it', (v: string, prev?: Record<string, string>) => parseLabelArg(v, prev))
+    .addOption(hinted(new Option('--restart <policy>', 'no (default), on-failure[:N] (after a non-zero exit, at most N times in a row) or always (after any end but kill): backoff 1s doubling to 60s'), { kind: 'words', words: ['no', 'on-failure', 'always'] }))
+    .option('-g, --group <name>', 'queue it in this group (amux group add NAME --parallel N): it also waits for a slot of the group')
+    .option('--after <ids>', 'start once these sessions (comma-separated) completed with exit 0; fail unstarted if one ended otherwise')
+    .option('--on-end <cmd>', 'a shell command run when the session ends, with AMUX_ID, AMUX_NAME, AMUX_STATUS, AMUX_EXIT_CODE set')
+    .option('--delay <dur>', 'start no earlier than this long from now (pending until then)', durationOption('--delay'))
     .option('--json', 'print the session as JSON')
     .addHelpText('after', '\nWith maxLive set (AMUX_MAX_LIVE), a run beyond the limit is pending and starts when a slot frees (FIFO).')
     .addHelpText('after', examples(
       ['amux run -- make', 'start make in a session; prints its id'],
       ['amux run -w --rm -- npm test', 'stream its output, exit with its code, then remove it'],
       ["amux run -n web --idle-timeout 30m -- 'npm run dev'", 'a shell line; expires after 30m of silence'],
-      ['amux run -n sh', 'a shell session, for amux exec and amux send'],
+      ['amux run -n worker --restart on-failure:5 -l team=ci -- ./worker.sh', 'restarted after a failure, at most 5 times in a row; labelled'],
     ))
     .passThroughOptions()
     .action(async (cmd: string[], opts) => setExit(await (require('../commands/run.js') as typeof import('../commands/run.js')).runCommand(client(), cmd, opts)));
@@ -33,15 +41,20 @@ export function addSessionCommands(program: Command, { setExit, client, router, 
     .description('list sessions not removed, newest first')
     .option('-q, --quiet', 'ids only')
     .option('--json', 'JSON array')
-    .addOption(statusOption('only these statuses (comma-separated)'))
+    .addOption(statusOption('only these statuses (comma-separated; live and finished stand for their sets)', [...SESSION_STATUSES, 'live', 'finished']))
+    .addOption(filterOption())
+    .option('-n, --last <count>', 'only the newest N', intOption('-n'))
+    .option('--usage', 'add CPU% (over the last look, of one core) and MEM (resident) of each live session')
+    .addOption(formatOption())
     .option('--no-trunc', 'do not shorten commands')
     .option('--no-color', 'never colour the status (also: NO_COLOR)')
     .option('--context <list>', 'the sessions of these contexts (comma-separated), in one table with a HOST column')
     .option('--all-contexts', 'the sessions of every context (amux context ls)')
     .addHelpText('after', '\nWith --context or --all-contexts, hosts are asked at once; one that fails is reported on stderr (and in --json: {sessions, errors}) and the others are listed; exit 1 only if all failed. -q prints HOST:ID.')
     .addHelpText('after', examples(
-      ['amux ps', 'ID, NAME, STATUS, EXIT, AGE, COMMAND'],
-      ['amux ps --status working,idle', 'only the live ones'],
+      ['amux ps --status live', 'only the live ones (pending, working, idle, paused)'],
+      ["amux ps --filter label=team=ci --filter 'name=web*'", 'by label and name'],
+      ["amux ps --format '{{.ID}}\\t{{.Status}}\\t{{.ExitCode}}'", 'your own columns (table TEMPLATE adds a header)'],
       ['amux rm $(amux ps -q --status completed)', 'remove the sessions that succeeded'],
     ))
     .action(async (opts) => setExit(await (require('../commands/ps.js') as typeof import('../commands/ps.js')).psCommand(client(), opts)));
@@ -61,10 +74,12 @@ export function addSessionCommands(program: Command, { setExit, client, router, 
     .description('the whole record: session, jobs, recent events; JSON, or tables on a terminal')
     .addArgument(sessionArg('<id>', 'session id, name or unique prefix'))
     .option('--json', 'JSON, also on a terminal (the default when stdout is not a terminal)')
+    .addOption(formatOption())
     .addHelpText('after', examples(
       ['amux inspect web', 'tables on a terminal, JSON in a pipe'],
       ['amux inspect web --json', 'always JSON: {session, jobs, events, lastOutput}'],
       ['amux inspect web | jq .session.exitCode', 'one field, for a script'],
+      ["amux inspect --format '{{.Status}} {{.ExitCode}}' web", 'fields of the session (and jobs, events, lastOutput)'],
     ))
     .action(async (ref: string, opts) => setExit(await (require('../commands/inspect.js') as typeof import('../commands/inspect.js')).inspectCommand(...routed(ref), opts)));
 

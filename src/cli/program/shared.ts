@@ -12,6 +12,15 @@ export const commandArg = (description: string) => hinted(new Argument('[cmd...]
 export const statusOption = (description: string, words: readonly string[] = SESSION_STATUSES) =>
   hinted(new Option('--status <list>', description), { kind: 'words', words, list: true });
 
+/** `--filter KEY=VALUE` (repeatable) of `ps` and `history` (README "Labels and filters"). */
+export const filterOption = () =>
+  hinted(new Option('--filter <key=value>', 'only sessions that match: name=GLOB, label=KEY, label=KEY=VALUE, status=LIST (repeatable; all must hold)')
+    .argParser((v: string, prev: string[] = []) => [...prev, v]), { kind: 'words', words: ['name=', 'label=', 'status='] });
+
+/** `--format` (README "Output formats"): docker's template forms. */
+export const formatOption = () =>
+  hinted(new Option('--format <template>', "json (one object a line), 'table TEMPLATE', or a TEMPLATE per row: {{.Field}} (any --json field), {{json .}}"), { kind: 'words', words: ['json', 'table '] });
+
 /** The shells `amux completion` writes a script for (README "Shell completion"). */
 export const COMPLETION_SHELLS = ['bash', 'zsh', 'fish'] as const;
 

@@ -4,6 +4,7 @@ import type { SessionView } from '../../protocol/sessions.js';
 import { computeStats, eventCursorFrom, isRemoved, lastEventId, readEvents } from '../../store/history.js';
 import { AmuxError } from '../../errors.js';
 import type { DaemonContext } from '../context.js';
+import { listFiltered } from '../session/list.js';
 import { resolveSession } from '../session/refs.js';
 import { queryDuration } from './params.js';
 import type { Request, Router } from './router.js';
@@ -20,9 +21,11 @@ export function registerHistoryRoutes(r: Router, ctx: DaemonContext): void {
   r.on(ROUTES.history, async (q): Promise<SessionView[]> => {
     const since = queryDuration(q.query.since, 'since');
     const now = Date.now();
-    return ctx.store.listSessions({
+    return listFiltered(ctx, {
       includeRemoved: true,
       statuses: q.query.status,
+      names: q.query.name,
+      labels: q.query.label,
       from: since === undefined ? undefined : now - since,
       limit: q.query.limit,
     }).map((s) => sessionView(s, now));
@@ -53,6 +56,7 @@ async function streamEvents(ctx: DaemonContext, q: Request): Promise<void> {
   const snapshot = lastEventId(store);
   let after: number = q.query.after ?? 0;
   if (from !== undefined) after = Math.max(after, eventCursorFrom(store, from));
+  if (q.query.new === true) after = Math.max(after, snapshot);
 
   const out = openStream(q.res, { 'content-type': 'application/x-ndjson' });
   let fresh = false;

@@ -2,6 +2,7 @@ import type { DaemonContext } from '../context.js';
 import type { Jobs } from '../job/jobs.js';
 import type { Monitor } from '../monitor/monitor.js';
 import type { Queue } from '../session/queue.js';
+import { registerConfigRoutes } from './config-routes.js';
 import { registerDaemonRoutes } from './daemon-routes.js';
 import { registerHistoryRoutes } from './history-routes.js';
 import { registerJobRoutes } from './job-routes.js';
@@ -23,5 +24,6 @@ export function buildRouter(engine: Engine, stop: () => void): Router {
   registerJobRoutes(r, engine);
   registerHistoryRoutes(r, engine.ctx);
   registerDaemonRoutes(r, engine, stop);
+  registerConfigRoutes(r, engine);
   return r;
 }

@@ -12,6 +12,8 @@ import { createSession } from '../session/create.js';
 import { killSession } from '../session/kill.js';
 import { pruneSessions, removeSession } from '../session/remove.js';
 import { resolveSession, resolveTarget, type Target } from '../session/refs.js';
+import { listFiltered } from '../session/list.js';
+import { renameSession, restartSession } from '../session/restart.js';
 import { sessionUsage } from '../session/usage.js';
 import { untilStarted } from '../session/waiters.js';
 import { captureScreen } from '../session/screen.js';
@@ -44,7 +46,7 @@ export function registerSessionRoutes(r: Router, engine: Engine): void {
   r.on(ROUTES.listSessions, async (q): Promise<SessionView[]> => {
     await monitor.ensureFresh();
     const now = Date.now();
-    const sessions = ctx.store.listSessions({ statuses: q.query.status, includeRemoved: q.query.all === true });
+    const sessions = listFiltered(ctx, { statuses: q.query.status, names: q.query.name, labels: q.query.label, limit: q.query.limit, includeRemoved: q.query.all === true });
     if (q.query.usage !== true) return sessions.map((s) => sessionView(s, now, ctx.runtime.get(s.id)));
     const usage = sessionUsage(ctx, sessions, now);
     return sessions.map((s) => ({ ...sessionView(s, now, ctx.runtime.get(s.id)), ...(usage.get(s.id) ?? { cpuPercent: null, rssBytes: null }) }));
@@ -86,6 +88,17 @@ export function registerSessionRoutes(r: Router, engine: Engine): void {
     }
     const done = await sendInput(ctx, s.id, input, abort.signal);
     return { delivered: true, offset: done.offset, eventId: done.eventId, heldMs: done.heldMs, pasted: done.pasted, session: sessionView(done.session) };
+  });
+
+  r.on(ROUTES.restartSession, async (q): Promise<SessionView> => {
+    const s = resolveSession(ctx, q.params.ref!, true);
+    const body = (await q.body()) as { graceMs?: number | string };
+    return sessionView(await restartSession(ctx, queue, s.id, grace(body.graceMs)));
+  });
+
+  r.on(ROUTES.renameSession, async (q): Promise<SessionView> => {
+    const s = resolveSession(ctx, q.params.ref!);
+    return sessionView(renameSession(ctx, s.id, ((await q.body()) as { name: string | null }).name));
   });
 
   r.on(ROUTES.pause, async (q): Promise<SessionView> => sessionView(await pauseSession(ctx, resolveSession(ctx, q.params.ref!).id)));

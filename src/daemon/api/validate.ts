@@ -3,6 +3,9 @@ import { homedir } from 'node:os';
 import { resolveCommand } from '../../core/command.js';
 import { durationField } from '../../core/duration.js';
 import { validateName } from '../../core/ids.js';
+import { checkKeys } from '../../core/keys.js';
+import { checkLabels } from '../../core/labels.js';
+import { parseRestartPolicy, policyText } from '../../core/restart-policy.js';
 import { parseUntil } from '../../core/until.js';
 import { parseSignal } from '../../core/signals.js';
 import { AmuxError } from '../../errors.js';
@@ -62,9 +65,14 @@ export function parseCreate(body: unknown): SessionSpec {
   if (!isDir) throw new AmuxError('invalid_argument', `working directory ${cwd} does not exist or is not a directory`);
   const env = req.hostEnv ? { ...hostEnv(), ...req.env } : (req.env ?? defaultEnv());
   if (Object.values(env).some((v) => v.includes('\0'))) throw new AmuxError('invalid_argument', 'env values must not contain NUL bytes');
+  const restart = req.restart === undefined ? null : parseRestartPolicy(req.restart);
   return {
     command, name, cwd, env, umask: req.umask ?? 0o022, autoRemove: req.autoRemove === true,
     timeoutMs: limit(req.timeoutMs, 'timeout'), idleTimeoutMs: limit(req.idleTimeoutMs, 'idle timeout'),
+    labels: checkLabels(req.labels ?? {}), restartPolicy: restart && policyText(restart), delayMs: limit(req.delayMs, 'delay'),
+    group: req.group ?? null,
+    after: req.after ?? [],
+    onEnd: req.onEnd ?? null,
   };
 }
 
@@ -89,7 +97,7 @@ export function parseInput(body: unknown): SendInput {
   const when = req.when ?? 'now';
   if (req.timeoutMs !== undefined && when !== 'idle') throw new AmuxError('invalid_argument', 'a send timeout is for when: idle (--when idle); drop it, or hold the input');
   if (req.text?.includes('\0')) throw new AmuxError('invalid_argument', 'send text must not contain NUL bytes, which a terminal cannot take as text; send the key C-@ with --keys');
-  const input = req.keys ? { keys: req.keys } : { text: req.text! };
+  const input = req.keys ? { keys: checkKeys(req.keys) } : { text: req.text! };
   return { ...input, enter, when, timeoutMs: limit(req.timeoutMs, 'timeout') };
 }
 

@@ -37,6 +37,14 @@ export function sessionView(s: SessionRecord, now = Date.now(), live?: { reason?
     autoRemove: s.autoRemove,
     timeoutMs: s.timeoutMs,
     idleTimeoutMs: s.idleTimeoutMs,
+    labels: s.labels,
+    restartOf: s.restartOf,
+    restarts: s.restarts,
+    restartPolicy: s.restartPolicy,
+    group: s.group,
+    after: s.after,
+    onEnd: s.onEnd,
+    startAfter: s.status === 'pending' ? iso(s.startAfter) : null,
   };
 }
 

@@ -9,6 +9,7 @@ import { chunkFilter } from '../../tmux/commands.js';
 import type { DaemonContext } from '../context.js';
 import { chunkBytesFor, JOB_STREAM_CHUNK, JOB_STREAM_KEEP } from '../output/log-files.js';
 import type { Queue } from './queue.js';
+import { resolveSession } from './refs.js';
 
 /** A checked create request (api/validate.ts). */
 export interface SessionSpec {
@@ -20,6 +21,31 @@ export interface SessionSpec {
   autoRemove: boolean;
   timeoutMs: number | null;
   idleTimeoutMs: number | null;
+  labels: Record<string, string>;
+  restartPolicy: string | null;
+  /** `run -g NAME`: an existing group (README "Groups"). */
+  group: string | null;
+  /** `run --after`: references of sessions that must complete first (resolved here to full ids). */
+  after: string[];
+  onEnd: string | null;
+  /** Start no earlier than this long after creation (`run --delay`, a restart's backoff). */
+  delayMs: number | null;
+  /** The session this one restarts, and how many restarts came before it (ADR 0033). */
+  restartOf?: string | null;
+  restarts?: number;
+  /** Restarts in a row and the last backoff, carried along a restart policy's chain. */
+  streak?: number;
+  backoffMs?: number | null;
+}
+
+/** What `restart` keeps of a session to start it again (the `spec` column; ADR 0033). */
+export interface StoredSpec {
+  command: ResolvedCommand | null;
+  env: Record<string, string>;
+  umask: number;
+  delayMs: number | null;
+  streak: number;
+  backoffMs: number | null;
 }
 
 /**
@@ -28,7 +54,11 @@ export interface SessionSpec {
  * holds it back.
  */
 export async function createSession(ctx: DaemonContext, queue: Queue, spec: SessionSpec): Promise<SessionRecord> {
-  const { command, name, cwd, env, umask, timeoutMs, idleTimeoutMs, autoRemove } = spec;
+  const { command, name, cwd, env, umask, timeoutMs, idleTimeoutMs, autoRemove, labels, restartPolicy, delayMs } = spec;
+  if (spec.group !== null && !ctx.store.getGroup(spec.group)) {
+    throw new AmuxError('invalid_argument', `no such group '${spec.group}'; create it first: amux group add ${spec.group} --parallel N`);
+  }
+  const after = [...new Set(spec.after.map((ref) => resolveSession(ctx, ref, true).id))];
   if (name && ctx.store.nameInUse(name)) {
     throw new AmuxError('name_in_use', `name '${name}' is already used by another session; pick another or 'amux rm' the old one`);
   }
@@ -37,12 +67,15 @@ export async function createSession(ctx: DaemonContext, queue: Queue, spec: Sess
   const sp = sessionPaths(ctx.paths, id);
   const record: SessionRecord = {
     id, name, status: 'pending', command: command?.display ?? null, cwd,
-    exitCode: null, signal: null, error: null, reason: null, createdAt: now, startedAt: null, endedAt: null,
+    exitCode: null, signal: null, error: null, createdAt: now, startedAt: null, endedAt: null,
     lastActivityAt: null, pid: null, paneId: null, nonce: randomBytes(4).toString('hex'),
     autoRemove, removedAt: null, lastOutput: null, logBytes: 0, logTruncated: false,
     logChunkBytes: chunkBytesFor(ctx.settings.logCapBytes), logCapBytes: ctx.settings.logCapBytes, hasCommand: command !== null,
     timeoutMs, idleTimeoutMs, closedAt: null,
+    labels, group: spec.group, after, onEnd: spec.onEnd, restartOf: spec.restartOf ?? null, restarts: spec.restarts ?? 0, restartPolicy,
+    startAfter: delayMs ? now + delayMs : null, reason: delayMs ? (spec.restartOf ? 'restart backoff' : 'delayed') : null,
   };
+  const stored: StoredSpec = { command, env, umask, delayMs, streak: spec.streak ?? 0, backoffMs: spec.backoffMs ?? null };
   try {
     mkdirSync(sp.jobsDir, { recursive: true, mode: 0o700 });
     mkdirSync(sp.logDir, { recursive: true, mode: 0o700 });
@@ -56,9 +89,14 @@ export async function createSession(ctx: DaemonContext, queue: Queue, spec: Sess
     }), { mode: 0o600 });
     ctx.store.tx(() => {
       ctx.store.insertSession(record);
+      ctx.store.setSpec(id, stored as unknown as Record<string, unknown>);
       ctx.store.addEvent({
         sessionId: id, jobId: null, type: 'session_created',
-        data: { name, command: record.command, cwd, timeoutMs, idleTimeoutMs, autoRemove },
+        data: {
+          name, command: record.command, cwd, timeoutMs, idleTimeoutMs, autoRemove,
+          ...(Object.keys(labels).length ? { labels } : {}), ...(restartPolicy ? { restartPolicy } : {}), ...(spec.group ? { group: spec.group } : {}), ...(after.length ? { after } : {}),
+          ...(delayMs ? { delayMs } : {}), ...(record.restartOf ? { restartOf: record.restartOf } : {}),
+        },
         createdAt: now,
       });
     });
@@ -68,6 +106,11 @@ export async function createSession(ctx: DaemonContext, queue: Queue, spec: Sess
   }
   queue.pump();
   return (await queue.started(id)) ?? ctx.store.getSession(id) ?? record;
+}
+
+/** The spec a session was created with, to create it again (`restart`); null once it was removed. */
+export function storedSpec(ctx: DaemonContext, id: string): StoredSpec | null {
+  return ctx.store.getSpec(id) as StoredSpec | null;
 }
 
 function newId(ctx: DaemonContext): string {

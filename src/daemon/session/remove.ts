@@ -61,6 +61,7 @@ export async function removeSession(ctx: DaemonContext, id: string, force: boole
     const now = Date.now();
     ctx.store.tx(() => {
       ctx.store.updateSession(id, { removedAt: now, lastOutput: tail });
+      ctx.store.setSpec(id, null); // the environment it kept for `restart` goes with the files (ADR 0033)
       ctx.store.addEvent({ sessionId: id, jobId: null, type: 'session_removed', data: {}, createdAt: now });
     });
     removeSessionFiles(ctx, [id]);

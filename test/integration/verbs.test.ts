@@ -1,0 +1,352 @@
+import assert from 'node:assert/strict';
+import { after, describe, test } from 'node:test';
+import { amuxHome, sleep } from '../helpers/amux.js';
+
+describe('restart, rename, labels, filters, formats, restart policies, delays', () => {
+  const h = amuxHome({ after });
+
+  test('restart: same command, cwd, env, name and labels in a new session linked to the old one, which stays in history', async () => {
+    const old = await h.ok(['run', '-n', 'rs', '-C', '/tmp', '-e', 'GREETING=hello there', '-l', 'team=ci', '--', 'echo "$GREETING from $PWD"; sleep 300']);
+    await h.until(old, (s) => s.logBytes > 0);
+    const fresh = await h.ok(['restart', 'rs']);
+    assert.notEqual(fresh, old);
+    const s = await h.session('rs');
+    assert.equal(s.id, fresh, 'the name moved to the new session');
+    assert.equal(s.restartOf, old);
+    assert.equal(s.restarts, 1);
+    assert.deepEqual(s.labels, { team: 'ci' });
+    await h.until(fresh, (x) => x.logBytes > 0);
+    assert.match(await h.ok(['logs', fresh]), /hello there from \/tmp/, 'same environment and directory');
+    const prev = await h.session(old);
+    assert.equal(prev.status, 'stopped', 'a live session is stopped first');
+    assert.equal(prev.removed, true, 'the old one is removed but kept in history');
+    const events = (await h.ok(['events', old])).split('\n').map((l) => JSON.parse(l));
+    assert.ok(events.some((e) => e.type === 'restarted' && e.data.newId === fresh && e.data.by === 'user'));
+    assert.equal((await h.run(['restart', old])).code, 1, 'a removed session cannot be restarted: its environment is gone');
+  });
+
+  test('restart of a finished session, by API too', async () => {
+    const id = await h.ok(['run', '--', 'exit 4']);
+    assert.equal((await h.run(['wait', id])).code, 4);
+    const r = await h.api('POST', `/v1/sessions/${id}/restart`, {});
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    assert.equal(r.body.restartOf, id);
+    assert.equal((await h.run(['wait', r.body.id])).code, 4);
+  });
+
+  test('rename: unique names, --clear, bad names refused', async () => {
+    const id = await h.ok(['run', '-n', 'before', '--', 'sleep 300']);
+    assert.equal(await h.ok(['rename', 'before', 'after']), id);
+    assert.equal((await h.session(id)).name, 'after');
+    await h.ok(['run', '-n', 'taken', '--', 'sleep 300']);
+    const clash = await h.run(['rename', 'after', 'taken']);
+    assert.equal(clash.code, 1);
+    assert.match(clash.stderr, /already used/);
+    assert.equal((await h.run(['rename', 'after', 'deadbeef'])).code, 2, 'a name that reads as an id');
+    assert.equal((await h.run(['rename', 'after'])).code, 2, 'no name and no --clear');
+    await h.ok(['rename', 'after', '--clear']);
+    assert.equal((await h.session(id)).name, null);
+  });
+
+  test('labels and --filter on ps and history; --status live|finished; ps -n', async () => {
+    const a = await h.ok(['run', '-n', 'lab-a', '-l', 'stack=demo', '-l', 'tier=web', '--', 'sleep 300']);
+    const b = await h.ok(['run', '-n', 'lab-b', '-l', 'stack=demo', '--', 'true']);
+    await h.run(['wait', b]);
+    const ids = async (args: string[]) => (await h.ok(['ps', '-q', ...args])).split('\n').filter(Boolean);
+    assert.deepEqual(await ids(['--filter', 'label=stack=demo']), [b, a]);
+    assert.deepEqual(await ids(['--filter', 'label=stack=demo', '--filter', 'label=tier']), [a]);
+    assert.deepEqual(await ids(['--filter', 'name=lab-?', '--status', 'finished']), [b]);
+    assert.deepEqual(await ids(['--filter', 'label=stack', '--status', 'live']), [a]);
+    assert.equal((await ids(['-n', '1'])).length, 1);
+    assert.match(await h.ok(['history', '--filter', 'label=tier=web', '--format', '{{.Name}}']), /^lab-a$/);
+    const bad = await h.run(['ps', '--filter', 'colour=red']);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /name=GLOB/);
+    assert.equal((await h.run(['run', '-l', 'bad key=1', '--', 'true'])).code, 2);
+  });
+
+  test('--format on ps, jobs and inspect; unknown fields name the valid ones', async () => {
+    const id = await h.ok(['run', '-n', 'fmt', '-l', 'k=v', '--', 'exit 3']);
+    await h.run(['wait', id]);
+    assert.equal(await h.ok(['ps', '--filter', 'name=fmt', '--format', '{{.ID}}\\t{{.Status}}\\t{{.ExitCode}}\\t{{.Labels}}']), `${id}\tfailed\t3\tk=v`);
+    assert.match(await h.ok(['ps', '--filter', 'name=fmt', '--format', 'table {{.Name}}\\t{{.ExitCode}}']), /^NAME\s+EXIT CODE\nfmt\s+3$/);
+    assert.deepEqual(JSON.parse(await h.ok(['ps', '--filter', 'name=fmt', '--format', 'json'])).labels, { k: 'v' });
+    assert.equal(await h.ok(['inspect', 'fmt', '--format', '{{.Status}} {{.ExitCode}}']), 'failed 3');
+    assert.equal(await h.ok(['jobs', 'fmt', '--format', '{{.ID}} {{.ExitCode}}']), `job-${id}-1 3`);
+    const bad = await h.run(['ps', '--format', '{{.Colour}}']);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /unknown field 'Colour'; fields: id, name, status/);
+  });
+
+  test('--restart on-failure:2 restarts a failing command twice with backoff, each an event; then it stays failed', async () => {
+    const first = await h.ok(['run', '-n', 'flaky', '--restart', 'on-failure:2', '--', 'exit 7']);
+    const last = await waitFor(async () => {
+      const s = await h.session('flaky');
+      return s.restarts === 2 && s.status === 'failed' ? s : null;
+    });
+    assert.equal(last.exitCode, 7);
+    assert.equal(last.restartPolicy, 'on-failure:2');
+    const chain = JSON.parse(await h.ok(['history', '--filter', 'name=flaky', '--json'])) as any[];
+    assert.equal(chain.length, 3, 'three runs: the first and two restarts');
+    assert.equal(chain.at(-1).id, first);
+    const restarted = JSON.parse(`[${(await h.ok(['events', first])).split('\n').join(',')}]`).find((e: any) => e.type === 'restarted');
+    assert.equal(restarted.data.by, 'policy');
+    await sleep(3000);
+    assert.equal((await h.session('flaky')).id, last.id, 'no third restart');
+  });
+
+  test('--restart always: kill ends the policy; on-failure does not restart a success', async () => {
+    await h.ok(['run', '-n', 'forever', '--restart', 'always', '--', 'sleep 1']);
+    const second = await waitFor(async () => {
+      const s = await h.session('forever');
+      return s.restarts >= 1 && s.status === 'working' ? s : null;
+    });
+    await h.ok(['kill', 'forever']);
+    await sleep(2500);
+    const s = await h.session('forever');
+    assert.equal(s.id, second.id, 'no restart after kill');
+    assert.equal(s.status, 'stopped');
+    const ok = await h.ok(['run', '-n', 'fine', '--restart', 'on-failure', '--', 'true']);
+    await h.run(['wait', ok]);
+    await sleep(1500);
+    assert.equal((await h.session('fine')).id, ok);
+  });
+
+  test('--delay: pending with a reason and startAfter until due; rm while waiting leaves nothing to start', async () => {
+    const id = await h.ok(['run', '--delay', '2s', '--', 'echo late']);
+    const s = await h.session(id);
+    assert.equal(s.status, 'pending');
+    assert.equal(s.reason, 'delayed');
+    assert.ok(Date.parse(s.startAfter) > Date.parse(s.createdAt));
+    assert.equal((await h.run(['wait', id])).code, 0);
+    assert.ok(Date.parse((await h.session(id)).startedAt) >= Date.parse(s.startAfter));
+    const gone = await h.ok(['run', '--delay', '1s', '--', 'echo never']);
+    await h.ok(['rm', gone]);
+    await sleep(1500);
+    const g = await h.session(gone);
+    assert.equal(g.startedAt, null);
+    assert.equal(g.status, 'stopped');
+  });
+
+  test("docker's run -w DIR is refused with a hint, nothing started", async () => {
+    const before = await h.ok(['ps', '-q']);
+    const r = await h.run(['run', '-w', '/tmp', '--', 'ls']);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /did you mean -C \/tmp\?/);
+    assert.equal(await h.ok(['ps', '-q']), before);
+  });
+
+  async function waitFor<T>(probe: () => Promise<T | null>, timeoutMs = 30_000): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const v = await probe();
+      if (v) return v;
+      if (Date.now() > deadline) throw new Error('condition never held');
+      await sleep(200);
+    }
+  }
+});
+
+describe('where the docs and the behaviour disagreed (issue 22)', () => {
+  const h = amuxHome({ after });
+
+  test('send --keys refuses a word that is not a key, types nothing', async () => {
+    const id = await h.ok(['run', '--', 'cat']);
+    await h.until(id, (s) => s.status === 'idle');
+    await sleep(300);
+    const before = (await h.session(id)).logBytes;
+    const r = await h.run(['send', '--keys', id, 'Ctrl-C']);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /'Ctrl-C' is not a tmux key name: did you mean C-c\?/);
+    await sleep(300);
+    assert.equal((await h.session(id)).logBytes, before, 'nothing was typed');
+    assert.equal((await h.run(['send', '--keys', id, 'NoSuchKey'])).code, 2);
+    await h.ok(['send', '--keys', id, 'C-c']);
+    await h.until(id, (s) => s.status !== 'idle' && s.status !== 'working');
+  });
+
+  test('amux help NAME of no command is a usage error; of a command, its help', async () => {
+    const r = await h.run(['help', 'frob']);
+    assert.equal(r.code, 2);
+    assert.equal(r.stderr, "amux: unknown command 'frob'; see 'amux --help'\n");
+    const ok = await h.run(['help', 'ps']);
+    assert.equal(ok.code, 0);
+    assert.match(ok.stdout, /Usage: amux ps/);
+  });
+
+  test('daemon run with a daemon running fails (exit 1) naming its pid', async () => {
+    await h.ok(['daemon', 'start']);
+    const r = await h.run(['daemon', 'run']);
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /already running .*\(pid \d+\)/);
+  });
+});
+
+describe('groups with their own parallel limit; settings changed live', () => {
+  const h = amuxHome({ after });
+
+  test('run -g queues by the group limit, other sessions unaffected; raising the limit starts waiting ones at once', async () => {
+    assert.equal(await h.ok(['group', 'add', 'builds', '--parallel', '1']), 'builds');
+    const a = await h.ok(['run', '-g', 'builds', '--', 'sleep 300']);
+    const b = await h.ok(['run', '-g', 'builds', '--', 'sleep 300']);
+    const free = await h.ok(['run', '--', 'sleep 300']);
+    assert.equal((await h.session(a)).status, 'working');
+    assert.equal((await h.session(b)).status, 'pending', 'the group is full');
+    assert.equal((await h.session(free)).status, 'working', 'a session outside the group does not wait');
+    assert.deepEqual(JSON.parse(await h.ok(['group', 'ls', '--json'])), [{ name: 'builds', parallel: 1, live: 1, pending: 1 }]);
+    await h.ok(['group', 'add', 'builds', '--parallel', '2']);
+    await h.until(b, (s) => s.status === 'working');
+    assert.equal((await h.session(b)).group, 'builds');
+    const r = await h.run(['run', '-g', 'nosuch', '--', 'true']);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /no such group 'nosuch'; create it first/);
+    await h.ok(['kill', a, b, free]);
+  });
+
+  test('group rm refuses while sessions wait in it; ends the group otherwise', async () => {
+    await h.ok(['group', 'add', 'one', '--parallel', '1']);
+    const a = await h.ok(['run', '-g', 'one', '--', 'sleep 300']);
+    const b = await h.ok(['run', '-g', 'one', '--', 'sleep 300']);
+    assert.equal((await h.run(['group', 'rm', 'one'])).code, 1);
+    await h.ok(['kill', b]);
+    await h.ok(['group', 'rm', 'one']);
+    assert.equal((await h.run(['group', 'rm', 'one'])).code, 1);
+    assert.equal((await h.run(['group', 'add', 'x'])).code, 2, '--parallel is required');
+    await h.ok(['kill', a]);
+  });
+
+  test('config set maxLive takes effect at once and is kept in config.json; bad values change nothing', async () => {
+    await h.ok(['config', 'set', 'maxLive', '1']);
+    const a = await h.ok(['run', '--', 'sleep 300']);
+    const b = await h.ok(['run', '--', 'sleep 300']);
+    assert.equal((await h.session(b)).status, 'pending');
+    assert.equal(JSON.parse(await h.ok(['daemon', 'status', '--json'])).settings.maxLive, 1);
+    const { readFileSync } = await import('node:fs');
+    assert.deepEqual(JSON.parse(readFileSync(`${h.home}/config.json`, 'utf8')), { maxLive: 1 });
+    const bad = await h.run(['config', 'set', 'maxLive', 'lots']);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /bad setting maxLive/);
+    assert.equal((await h.run(['config', 'set', 'maxlive', '3'])).code, 2, 'keys are exact');
+    assert.deepEqual(JSON.parse(readFileSync(`${h.home}/config.json`, 'utf8')), { maxLive: 1 }, 'unchanged');
+    await h.ok(['config', 'unset', 'maxLive']);
+    await h.until(b, (s) => s.status === 'working');
+    await h.ok(['kill', a, b]);
+  });
+});
+
+describe('run --after', () => {
+  const h = amuxHome({ after });
+
+  test('starts once its dependencies completed; pending with a reason naming them meanwhile', async () => {
+    const gate = await h.ok(['run', '--', 'cat']); // ends when its input ends
+    const next = await h.ok(['run', '--after', gate, '--', 'echo second']);
+    const s = await h.session(next);
+    assert.equal(s.status, 'pending');
+    assert.equal(s.reason, `after ${gate}`);
+    assert.deepEqual(s.after, [gate]);
+    await h.ok(['send', '--keys', gate, 'C-d']);
+    assert.equal((await h.run(['wait', next])).code, 0);
+    assert.match(await h.ok(['logs', next]), /second/);
+  });
+
+  test('a dependency that fails makes it failed, never started, naming it', async () => {
+    const bad = await h.ok(['run', '--', 'sleep 0.5; exit 3']);
+    const ok = await h.ok(['run', '--', 'true']);
+    const dep = await h.ok(['run', '--after', `${ok},${bad}`, '--', 'echo never']);
+    assert.equal((await h.run(['wait', dep])).code, 1);
+    const s = await h.session(dep);
+    assert.equal(s.status, 'failed');
+    assert.equal(s.startedAt, null);
+    assert.equal(s.reason, 'dependency failed');
+    assert.match(s.error, new RegExp(`dependency ${bad} ended failed, exit 3; never started`));
+    const r = await h.run(['run', '--after', 'nosuch', '--', 'true']);
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /no such session: nosuch/);
+  });
+});
+
+describe('events -f over all sessions', () => {
+  const h = amuxHome({ after });
+
+  test('shows only new events unless --since or --after', async () => {
+    const old = await h.ok(['run', '--', 'true']);
+    await h.run(['wait', old]);
+    const { spawn } = await import('node:child_process');
+    const { BIN } = await import('../helpers/amux.js');
+    const follow = (args: string[]) => {
+      const env: NodeJS.ProcessEnv = { ...process.env, AMUX_HOME: h.home, NO_COLOR: '1' };
+      delete env.NODE_EXTRA_CA_CERTS;
+      const child = spawn(process.execPath, [BIN, 'events', '-f', ...args], { env });
+      let out = '';
+      child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+      return { child, text: () => out };
+    };
+    const fresh = follow([]);
+    const replay = follow(['--since', '1h']);
+    try {
+      await sleep(1000);
+      const next = await h.ok(['run', '--', 'true']);
+      await h.run(['wait', next]);
+      const deadline = Date.now() + 15_000;
+      while (!fresh.text().includes(next) && Date.now() < deadline) await sleep(100);
+      const ids = (text: string) => new Set(text.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l).sessionId));
+      assert.deepEqual([...ids(fresh.text())], [next], 'only the new session');
+      while (!replay.text().includes(next) && Date.now() < deadline) await sleep(100);
+      assert.ok(ids(replay.text()).has(old), '--since replays');
+    } finally {
+      fresh.child.kill();
+      replay.child.kill();
+    }
+  });
+});
+
+describe('notices: --on-end and config hooks; ps --usage', () => {
+  test('--on-end and hooks.onFailure run with the session in their environment; a failing hook is an error event', async (t) => {
+    const { mkdtempSync, writeFileSync, readFileSync, existsSync } = await import('node:fs');
+    const out = mkdtempSync('/tmp/amux-hook-');
+    t.after(async () => (await import('node:fs')).rmSync(out, { recursive: true, force: true }));
+    const h = amuxHome(t);
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(h.home, { recursive: true, mode: 0o700 });
+    writeFileSync(`${h.home}/config.json`, JSON.stringify({ hooks: { onFailure: `echo "$AMUX_ID $AMUX_STATUS $AMUX_EXIT_CODE" >> ${out}/failures` } }), { mode: 0o600 });
+    const ok = await h.ok(['run', '-n', 'noted', '--on-end', `echo "$AMUX_NAME $AMUX_STATUS $AMUX_EXIT_CODE" > ${out}/ended`, '--', 'true']);
+    const bad = await h.ok(['run', '--', 'exit 5']);
+    const hookFails = await h.ok(['run', '--on-end', 'exit 9', '--', 'true']);
+    await h.run(['wait', ok, bad, hookFails]);
+    const deadline = Date.now() + 15_000;
+    while (!(existsSync(`${out}/ended`) && existsSync(`${out}/failures`)) && Date.now() < deadline) await sleep(100);
+    assert.equal(readFileSync(`${out}/ended`, 'utf8'), 'noted completed 0\n');
+    assert.equal(readFileSync(`${out}/failures`, 'utf8'), `${bad} failed 5\n`, 'onFailure only for the failure');
+    let errors: any[] = [];
+    while (errors.length === 0 && Date.now() < deadline) {
+      errors = (await h.ok(['events', hookFails])).split('\n').map((l) => JSON.parse(l)).filter((e) => e.type === 'error');
+      await sleep(100);
+    }
+    assert.match(errors[0].data.message, /--on-end hook "exit 9" exited with code 9/);
+    assert.equal((await h.run(['daemon', 'status'])).code, 0, 'the daemon lives on');
+  });
+
+  test('a bad hooks value stops the daemon from starting with one line', async (t) => {
+    const h = amuxHome(t);
+    const { mkdirSync, writeFileSync } = await import('node:fs');
+    mkdirSync(h.home, { recursive: true, mode: 0o700 });
+    writeFileSync(`${h.home}/config.json`, JSON.stringify({ hooks: { onExit: 'x' } }), { mode: 0o600 });
+    const r = await h.run(['ps']);
+    assert.notEqual(r.code, 0);
+    assert.match(r.stderr, /unknown hook 'onExit': use onEnd or onFailure/);
+  });
+
+  test('ps --usage: CPU% and MEM of live sessions, blank for finished ones', async (t) => {
+    const h = amuxHome(t);
+    const busy = await h.ok(['run', '--', 'while :; do :; done']);
+    const done = await h.ok(['run', '--', 'true']);
+    await h.run(['wait', done]);
+    const text = await h.ok(['ps', '--usage']);
+    const lines = text.split('\n');
+    assert.match(lines[0]!, /CPU%\s+MEM\s+COMMAND$/);
+    const busyLine = lines.find((l) => l.startsWith(busy))!;
+    assert.match(busyLine, /working\s+\S+\s+\d+(\.\d)?\s+\d+(\.\d)?[KMG]\s+while/);
+    assert.match(lines.find((l) => l.startsWith(done))!, /completed\s+0\s+\S+\s+true$/);
+    await h.ok(['kill', busy]);
+  });
+});
