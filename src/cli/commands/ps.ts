@@ -18,6 +18,8 @@ export interface PsOptions {
   /** Contexts, comma-separated: the fleet view (README "Remote hosts"). */
   context?: string;
   allContexts?: boolean;
+  /** `--stack NAME`: `--filter label=stack=NAME` (README "Stacks"). */
+  stack?: string;
 }
 
 const COMMAND_WIDTH = 40;
@@ -30,6 +32,7 @@ function oneLine(text: string, trunc: boolean): string {
 /** `amux ps`: sessions not removed, newest first. */
 export async function psCommand(client: Client, opts: PsOptions): Promise<number> {
   if (opts.context !== undefined || opts.allContexts) return (require('./fleet.js') as typeof import('./fleet.js')).fleetPs(opts);
+  if (opts.stack !== undefined) opts = { ...opts, filter: [...(opts.filter ?? []), `label=stack=${opts.stack}`] };
   const sessions = await client.sessions.list({ ...sessionQuery(opts), limit: opts.last });
   if (opts.format !== undefined) {
     await (require('../format.js') as typeof import('../format.js')).printFormatted(opts.format, sessions, SESSION_FIELDS);
