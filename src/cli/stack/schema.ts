@@ -136,7 +136,7 @@ function stringMap(v: Tree, field: string, fail: Fail): Record<string, string> {
 
 function duration(v: Tree, field: string, fail: Fail): number {
   if (v.kind === 'scalar' && typeof v.value === 'number' && v.value >= 0) return Math.round(v.value * 1000);
-  return guarded(v, field, fail, (t) => parseDuration(t, field));
+  return guarded(v, field, fail, (t) => parseDuration(t));
 }
 
 /** Runs a check of core (a duration, a policy, a regex) on the text; its message, placed at the line. */
