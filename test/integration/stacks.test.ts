@@ -45,6 +45,10 @@ describe('stacks: up, down, ps --stack, logs --stack (README "Stacks")', () => {
     assert.match(logs, /^api +\| api: listening on 8618; hello from \.env$/m, 'env and env_file reached the session');
     assert.match(logs, /^migrate +\| migrate: db answered 200; migrated$/m);
     assert.match(logs, /^db +\| Serving HTTP on 127\.0\.0\.1 port 8617/m);
+    const fresh = await h.ok(['restart', 'demo-api']);
+    await h.until(fresh, (x) => x.logBytes > 0);
+    assert.equal(byService(await stackSessions('demo')).api.id, fresh, 'restart STACK-KEY: still the stack\'s api');
+    s.api = { id: fresh };
     const again = await h.run(['up', '-d'], { cwd: dir });
     assert.equal(again.code, 0, again.stderr);
     assert.deepEqual(Object.values(byService(await stackSessions('demo'))).map((x) => x.id).sort(), Object.values(s).map((x) => x.id).sort(), 'up again changes nothing');
