@@ -102,7 +102,6 @@ export function addSessionCommands(program: Command, { setExit, client, router, 
       ['amux logs -n 20 web', 'the last 20 lines'],
       ['amux logs --screen web', 'what its terminal shows now'],
       ['amux logs job-3f9a01bc-2 --stderr', "a job's stderr"],
-      ['amux logs -f --stack myapp', "every session of stack myapp, prefixed, as it comes"],
     ))
     .action(async (ref: string | undefined, opts) => {
       if (opts.stack !== undefined) return setExit(await (require('../commands/stack-logs.js') as typeof import('../commands/stack-logs.js')).stackLogsCommand(client(), ref, opts));

@@ -20,7 +20,6 @@ export function addStackCommands(program: Command, { setExit, client }: Wiring):
       ['amux up -d', 'start it and return once every session is ready'],
       ['amux up -d api', 'only api and what it depends on'],
       ['amux up -f dev.yaml -p dev -d', 'another file, another stack name'],
-      ['amux ps --stack myapp', "the stack's sessions"],
     ))
     .action(async (services: string[], opts) => setExit(await (require('../commands/up.js') as typeof import('../commands/up.js')).upCommand(client(), services, opts)));
 

@@ -38,13 +38,16 @@ export function loadStack(path: string, shown = basename(path)): StackFile {
 
 const STACK_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,22}$/;
 
-/** The stack's name: `-p NAME`, or the file's directory's name made fit for session names (`My App` → `My-App`). */
+/**
+ * The stack's name: `-p NAME`, or the file's directory's name made fit for session names (`My App` → `My-App`).
+ * Not `job`: a session name starting with `job-` would read as a job id.
+ */
 export function stackName(dir: string, project?: string): string {
   if (project !== undefined) {
-    if (!STACK_NAME.test(project)) throw new AmuxError('usage', `invalid stack name '${project}': use 1-23 characters from A-Z a-z 0-9 . _ -, starting with a letter or digit`);
+    if (!STACK_NAME.test(project) || /^job$/i.test(project)) throw new AmuxError('usage', `invalid stack name '${project}': use 1-23 characters from A-Z a-z 0-9 . _ -, starting with a letter or digit`);
     return project;
   }
   const name = basename(dir).replace(/[^A-Za-z0-9_.-]+/g, '-').replace(/^[^A-Za-z0-9]+/, '').slice(0, 23);
-  if (!STACK_NAME.test(name)) throw new AmuxError('usage', `cannot make a stack name of the directory '${basename(dir)}': give -p NAME`);
+  if (!STACK_NAME.test(name) || /^job$/i.test(name)) throw new AmuxError('usage', `cannot make a stack name of the directory '${basename(dir)}': give -p NAME`);
   return name;
 }
