@@ -49,6 +49,11 @@ describe('stacks: up, down, ps --stack, logs --stack (README "Stacks")', () => {
     await h.until(fresh, (x) => x.logBytes > 0);
     assert.equal(byService(await stackSessions('demo')).api.id, fresh, 'restart STACK-KEY: still the stack\'s api');
     s.api = { id: fresh };
+    const worker = await h.ok(['restart', 'worker'], { cwd: dir });
+    assert.notEqual(worker, s.worker.id, 'restart KEY in the stack\'s directory: its session');
+    assert.equal(byService(await stackSessions('demo')).worker.id, worker);
+    assert.equal((await h.run(['restart', 'worker'], { cwd: scratch })).code, 1, 'elsewhere the key names nothing');
+    s.worker = { id: worker };
     const again = await h.run(['up', '-d'], { cwd: dir });
     assert.equal(again.code, 0, again.stderr);
     assert.deepEqual(Object.values(byService(await stackSessions('demo'))).map((x) => x.id).sort(), Object.values(s).map((x) => x.id).sort(), 'up again changes nothing');
