@@ -128,6 +128,23 @@ describe('stacks: up, down, ps --stack, logs --stack (README "Stacks")', () => {
     assert.deepEqual(await stackSessions('procfile'), [], 'Ctrl-C stopped and removed the stack');
   });
 
+  test('foreground up returns when every session has ended (exit 0: all completed, 1: one failed); logs --stack -f merges until they end', async () => {
+    const dir = join(scratch, 'oneshots');
+    cpSync(join(FIXTURES, 'procfile'), dir, { recursive: true });
+    writeFileSync(join(dir, 'Procfile'), 'first: echo one; echo two\nsecond: sleep 0.5; echo three\n');
+    const r = await h.run(['up'], { cwd: dir });
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(r.stdout.split('\n').filter(Boolean).sort(), ['first  | one', 'first  | two', 'second | three']);
+    const followed = await h.run(['logs', '--stack', 'oneshots', '-f']);
+    assert.equal(followed.code, 0, followed.stderr);
+    assert.deepEqual(followed.stdout.split('\n').filter(Boolean).sort(), ['first  | one', 'first  | two', 'second | three']);
+    writeFileSync(join(dir, 'Procfile'), 'first: echo one; echo two\nsecond: echo bad; exit 5\n');
+    const bad = await h.run(['up'], { cwd: dir });
+    assert.equal(bad.code, 1, bad.stderr);
+    assert.match(bad.stdout, /^second \| bad$/m);
+    await h.ok(['down'], { cwd: dir });
+  });
+
   test('up again reconciles: unchanged stay, changed are replaced, removed go; up SERVICE brings its dependencies', async () => {
     const dir = join(scratch, 'recon');
     const file = join(dir, 'amux.yaml');
