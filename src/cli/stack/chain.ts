@@ -1,4 +1,5 @@
 import type { Client } from '../../client/client.js';
+import { parseRestartPolicy, shouldRestart } from '../../core/restart-policy.js';
 import { isTerminal } from '../../core/status.js';
 import type { SessionView } from '../../protocol/sessions.js';
 
@@ -14,7 +15,8 @@ export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * never has one.
  */
 export async function nextOfChain(client: Client, ended: SessionView): Promise<SessionView | null> {
-  if (!ended.restartPolicy || !ended.name) return null;
+  // An end its policy never restarts (completed under on-failure, stopped) has no next session to look for.
+  if (!ended.restartPolicy || !ended.name || !shouldRestart(parseRestartPolicy(ended.restartPolicy), ended.status, 0)) return null;
   const deadline = Date.now() + NEXT_WITHIN_MS;
   while (Date.now() < deadline) {
     const next = (await client.sessions.list({ name: [ended.name] })).find((s) => s.restartOf === ended.id);
