@@ -5,6 +5,7 @@ import type { Client, Stream } from '../client/client.js';
 import { isTerminal } from '../core/status.js';
 import type { EventView } from '../protocol/events.js';
 import { VERSION } from '../version.js';
+import { registerStackTools } from './stack-tools.js';
 import { registerTools, type ToolContext } from './tools.js';
 
 const SESSION_URI = /^amux:\/\/sessions\/([^/]+)(\/screen)?$/;
@@ -116,6 +117,7 @@ export function createMcpServer(ctx: ToolContext): { server: McpServer; subscrip
     },
   );
   registerTools(server, ctx);
+  registerStackTools(server, ctx);
   const { client } = ctx;
 
   server.registerResource('session', new ResourceTemplate('amux://sessions/{id}', {

@@ -46,7 +46,7 @@ export function toolError(err: unknown): CallToolResult {
 }
 
 /** Runs `fn`, answering its result, or its failure as a tool error. */
-function tool<A>(fn: (args: A, extra: Extra) => Promise<object>) {
+export function tool<A>(fn: (args: A, extra: Extra) => Promise<object>) {
   return async (args: A, extra: Extra): Promise<CallToolResult> => {
     try {
       return ok(await fn(args, extra));
@@ -57,7 +57,7 @@ function tool<A>(fn: (args: A, extra: Extra) => Promise<object>) {
 }
 
 /** A session as an agent needs it: what it is, where it stands, and how much output it has. */
-function brief(s: SessionView) {
+export function brief(s: SessionView) {
   return {
     id: s.id, name: s.name, status: s.status, reason: s.reason, foreground: s.foreground, command: s.command, cwd: s.cwd,
     exitCode: s.exitCode, signal: s.signal, error: s.error, createdAt: s.createdAt, endedAt: s.endedAt, logBytes: s.logBytes,

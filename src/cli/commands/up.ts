@@ -1,14 +1,11 @@
-import { basename } from 'node:path';
 import type { Client } from '../../client/client.js';
 import { AmuxError, EXIT } from '../../errors.js';
 import type { SessionView } from '../../protocol/sessions.js';
 import { useColor, writeOut } from '../output.js';
 import { bringUp, type UpListener, type UpResult } from '../stack/bring-up.js';
 import { followService } from '../stack/follow.js';
-import { select } from '../stack/graph.js';
-import { findStackFile, loadStack, stackName } from '../stack/load.js';
-import { desired, reconcile, type Desired } from '../stack/plan.js';
 import { prefixes } from '../stack/prefix.js';
+import { prepareStack } from '../stack/prepare.js';
 import { STACK_LABEL } from '../stack/spec.js';
 import { stopSessions } from '../stack/stop.js';
 
@@ -27,16 +24,9 @@ const note = (line: string) => process.stderr.write(`up: ${line}\n`);
  * the stack down.
  */
 export async function upCommand(client: Client, services: string[], opts: UpOptions): Promise<number> {
-  const path = findStackFile(process.cwd(), opts.file);
-  const stack = loadStack(path, opts.file ?? basename(path));
-  const name = stackName(stack.dir, opts.project);
-  const chosen = select(stack, services);
-  const remote = client.remote !== undefined;
-  const want = desired(stack, name, chosen, { remote, env: process.env as Record<string, string>, umask: process.umask() });
-  const existing = await client.sessions.list({ label: [`${STACK_LABEL}=${name}`] });
-  const plan = reconcile(want, existing, stack.services.map((s) => s.key), services.length === 0);
-  // exec probes run here: in the session's directory and environment for a local stack, in the file's for a remote one.
-  const here = (d: Desired) => (remote ? { cwd: stack.dir, env: { ...process.env, ...d.request.env } } : { cwd: d.request.cwd!, env: d.request.env! });
+  const { name, plan, here, keys } = await prepareStack(client, {
+    cwd: process.cwd(), file: opts.file, project: opts.project, services, env: process.env as Record<string, string>, umask: process.umask(),
+  });
 
   if (opts.detach) {
     const result = await bringUp(client, plan, here, { note, started: () => {} });
@@ -46,7 +36,7 @@ export async function upCommand(client: Client, services: string[], opts: UpOpti
     return EXIT.ok;
   }
 
-  const pre = prefixes(chosen.map((s) => s.key), useColor(process.stdout));
+  const pre = prefixes(keys, useColor(process.stdout));
   const sink = (text: string) => writeOut(text);
   let interrupted = false;
   let onInterrupt: () => void = () => {};

@@ -21,6 +21,8 @@ class Failed extends Error {
 export interface UpListener {
   note(line: string): void;
   started(key: string, session: SessionView): void;
+  /** A session passed its `ready` probe (not called for one without a probe: it is ready once started). */
+  ready?(key: string, session: SessionView): void;
   /** True once up is being stopped (Ctrl-C): nothing more starts, and a session that started meanwhile is removed. */
   aborted?(): boolean;
 }
@@ -70,8 +72,10 @@ export async function bringUp(client: Client, plan: Reconcile, here: (d: Desired
     const t0 = Date.now();
     const r = await awaitReady(client, s, spec.ready, here(byKey.get(key)!.want));
     if (!r.ok) fail({ service: key, reason: r.reason });
+    const session = (r as { session: SessionView }).session;
     listener.note(`${key} ready (${Date.now() - t0}ms)`);
-    return (r as { session: SessionView }).session;
+    listener.ready?.(key, session);
+    return session;
   });
   const ended = memo(async (key) => awaitEnd(client, await started(key)));
   const reach = async (dep: string, cond: Condition): Promise<void> => {
