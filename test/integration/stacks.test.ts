@@ -71,6 +71,11 @@ describe('stacks: up, down, ps --stack, logs --stack (README "Stacks")', () => {
     assert.deepEqual(amuxLines(r.stderr), ["amux: up: session 'migrate' of stack failing-dep: ended (failed, exit code 3), not completed; not started: worker"]);
     assert.deepEqual(Object.keys(byService(await stackSessions('failing-dep'))).sort(), ['db', 'migrate']);
     assert.equal((await h.run(['down', '-p', 'failing-dep'])).code, 0);
+    const fg = await h.run(['up', '-p', 'failing-fg'], { cwd: join(scratch, 'failing-dep') });
+    assert.equal(fg.code, 1, 'in the foreground too');
+    assert.deepEqual(amuxLines(fg.stderr), ["amux: up: session 'migrate' of stack failing-fg: ended (failed, exit code 3), not completed; not started: worker"]);
+    assert.match(fg.stdout, /^migrate \| migrating$/m, 'the failing output is shown');
+    assert.deepEqual(await stackSessions('failing-fg'), [], 'and the foreground stack was brought down');
   });
 
   test('a readiness timeout: named with its probe; its dependents are not started', async () => {

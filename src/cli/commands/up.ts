@@ -59,13 +59,11 @@ export async function upCommand(client: Client, services: string[], opts: UpOpti
     const upP = bringUp(client, plan, here, listener);
     const first = await Promise.race([upP, interruptedP.then(() => null)]);
     const failed = first && failureLine(first, name);
-    if (failed) {
-      process.stderr.write(`amux: ${failed}\n`);
-      interrupted = true;
-    }
-    if (!interrupted) await Promise.race([Promise.all(followers), interruptedP]);
-    if (interrupted) {
-      // Ctrl-C, or a session that failed to come up: the foreground stack goes down with up.
+    if (failed) process.stderr.write(`amux: ${failed}\n`);
+    else if (!interrupted) await Promise.race([Promise.all(followers), interruptedP]);
+    if (failed || interrupted) {
+      // Ctrl-C, or a session that failed to come up: the foreground stack goes down with up. After
+      // a failure the streams run on until their sessions are removed, so the failing output shows.
       await stopSessions(client, await client.sessions.list({ label: [`${STACK_LABEL}=${name}`] }), (s) => note(`${s.labels.service ?? s.name} stopped`));
       await upP.catch(() => undefined);
       await Promise.allSettled(followers);
