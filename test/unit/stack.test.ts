@@ -120,6 +120,9 @@ describe('stack plans', () => {
     assert.equal(r[1]!.request.hostEnv, true);
     assert.equal(r[1]!.request.cwd, undefined);
     refused(() => desired(stack(), 'app', stack().services, { ...target, remote: true }), /cwd must be an absolute path there/);
+    const missing = stack();
+    missing.services[0]!.envFiles = ['nope.env'];
+    refused(() => desired(missing, 'app', missing.services, target), /^amux\.yaml:2: sessions\.db\.env_file: cannot read nope\.env \(ENOENT\)$/);
   });
 
   test('reconcile: unchanged live or completed stay, changed or failed are replaced, removed ones go (ADR 0036)', () => {

@@ -29,7 +29,7 @@ export function readEnvFile(path: string, shown: string): Record<string, string>
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {
-    throw new AmuxError('usage', `env_file ${shown}: cannot read it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    throw new AmuxError('usage', `cannot read ${shown} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
   }
   return parseEnvFile(text, shown);
 }

@@ -35,7 +35,13 @@ export function desired(stack: StackFile, name: string, services: readonly Servi
   const depth = levels(stack.services);
   return services.map((spec) => {
     const fileEnv: Record<string, string> = {};
-    for (const f of spec.envFiles) Object.assign(fileEnv, readEnvFile(resolve(stack.dir, f), f));
+    for (const f of spec.envFiles) {
+      try {
+        Object.assign(fileEnv, readEnvFile(resolve(stack.dir, f), f));
+      } catch (err) {
+        throw new AmuxError('usage', `${stack.file}:${spec.line}: sessions.${spec.key}.env_file: ${(err as Error).message}`);
+      }
+    }
     Object.assign(fileEnv, spec.env);
     let cwd: string | undefined;
     if (target.remote) {
