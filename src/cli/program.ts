@@ -8,6 +8,7 @@ import { addLifecycleCommands } from './program/lifecycle.js';
 import { addRecordCommands } from './program/records.js';
 import { addServiceCommands } from './program/services.js';
 import { addSessionCommands } from './program/sessions.js';
+import { addStackCommands } from './program/stacks.js';
 import type { Wiring } from './program/shared.js';
 
 export { COMPLETION_SHELLS } from './program/shared.js';
@@ -44,6 +45,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
     ));
 
   addSessionCommands(program, wiring);
+  addStackCommands(program, wiring);
   addJobCommands(program, wiring);
   addRecordCommands(program, wiring);
   addLifecycleCommands(program, wiring);

@@ -7,6 +7,7 @@ import { findOwnSession } from './own-session.js';
 import { resourceError, serveResources } from './resources.js';
 import { Subscriptions } from './subscriptions.js';
 import { serveTools } from './toolkit.js';
+import { stackTools } from './stack-tools.js';
 import { amuxTools } from './tools.js';
 import { LineTransport } from './transport.js';
 
@@ -24,7 +25,8 @@ export function createMcpServer(client: Client, ctx: ToolContext): { server: Ser
     { name: 'amux', version: VERSION },
     { capabilities: { tools: { listChanged: false }, resources: { subscribe: true, listChanged: false } }, instructions: INSTRUCTIONS },
   );
-  serveTools(server, client, amuxTools(ctx));
+  // up's bring-up outlives a call's budget (a later up waits for it), but not the server's client.
+  serveTools(server, client, [...amuxTools(ctx), ...stackTools(ctx, () => client.withSignal(ctx.closing))]);
   serveResources(server, client);
   const subscriptions = new Subscriptions(client, (uri) => server.sendResourceUpdated({ uri }));
   server.setRequestHandler(SubscribeRequestSchema, async (req) => {

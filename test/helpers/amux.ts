@@ -18,6 +18,8 @@ export interface RunOptions {
   env?: Record<string, string | undefined>;
   input?: string;
   timeoutMs?: number;
+  /** The working directory of the command (default: the test's). */
+  cwd?: string;
 }
 
 function requireTmux(): void {
@@ -42,7 +44,7 @@ export class AmuxHome {
     return new Promise((resolve, reject) => {
       const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: '1', AMUX_HOME: this.home, ...this.env, ...opts.env };
       delete env.NODE_EXTRA_CA_CERTS;
-      const child = spawn(process.execPath, [BIN, ...args], { env: env as NodeJS.ProcessEnv, stdio: ['pipe', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [BIN, ...args], { env: env as NodeJS.ProcessEnv, cwd: opts.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
       const out: Buffer[] = [];
       const err: Buffer[] = [];
       child.stdout.on('data', (d: Buffer) => out.push(d));

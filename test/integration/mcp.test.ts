@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -23,7 +23,7 @@ describe('amux mcp', () => {
   test('lists every tool with a schema, a description and annotations', async () => {
     const { tools } = await c.listTools();
     const byName = new Map(tools.map((t) => [t.name, t]));
-    for (const name of ['run', 'exec', 'list', 'inspect', 'read_output', 'screen', 'send', 'wait', 'kill', 'remove', 'jobs']) {
+    for (const name of ['run', 'exec', 'list', 'inspect', 'read_output', 'screen', 'send', 'wait', 'kill', 'remove', 'jobs', 'up', 'down']) {
       const t = byName.get(name);
       assert.ok(t, `tool ${name}`);
       assert.equal(t.inputSchema.type, 'object');
@@ -34,6 +34,28 @@ describe('amux mcp', () => {
     assert.equal(byName.get('kill')!.annotations!.destructiveHint, true);
     assert.equal(byName.get('wait')!.annotations!.idempotentHint, true);
     assert.ok('budgetMs' in (byName.get('wait')!.inputSchema.properties ?? {}));
+  });
+
+  test('up and down: per-session readiness within a budget; a failing dependency named; the stack removed (README "Stacks")', async () => {
+    const stacks = join(dir, 'stacks');
+    cpSync(join(__dirname, '..', '..', '..', 'test', 'fixtures', 'stacks', 'failing-dep'), join(stacks, 'failing-dep'), { recursive: true });
+    mkdirSync(join(stacks, 'mcpstack'));
+    writeFileSync(join(stacks, 'mcpstack', 'amux.yaml'), 'sessions:\n  base: { command: "echo base up; sleep 300", ready: { until: "output:base up" } }\n  top: { command: "sleep 300", depends_on: { base: ready } }\n');
+    const up = await call(c, 'up', { file: join(stacks, 'mcpstack', 'amux.yaml'), budgetMs: 60_000 });
+    assert.equal(up.done, true);
+    assert.equal(up.ok, true, JSON.stringify(up));
+    assert.equal(up.stack, 'mcpstack');
+    assert.deepEqual(up.sessions.map((s: any) => [s.key, s.state, s.session.name]), [['base', 'ready', 'mcpstack-base'], ['top', 'ready', 'mcpstack-top']]);
+    const bad = await call(c, 'up', { file: join(stacks, 'failing-dep', 'amux.yaml'), budgetMs: 60_000 });
+    assert.equal(bad.ok, false);
+    assert.equal(bad.failure.service, 'migrate');
+    assert.match(bad.failure.reason, /exit code 3/);
+    assert.deepEqual(bad.sessions.find((s: any) => s.key === 'worker'), { key: 'worker', state: 'not started', reason: 'migrate did not come up', session: null });
+    assert.match(await callError(c, 'up', { file: join(stacks, 'nope.yaml') }), /no file/);
+    const down = await call(c, 'down', { project: 'mcpstack' });
+    assert.deepEqual(down.removed.sort(), ['mcpstack-base', 'mcpstack-top']);
+    await call(c, 'down', { project: 'failing-dep' });
+    assert.equal((await call(c, 'list', {})).sessions.filter((s: any) => /^(mcpstack|failing-dep)-/.test(s.name ?? '')).length, 0);
   });
 
   test('run with a budget that runs out, then wait with the cursor completes, with progress', async () => {

@@ -10,7 +10,17 @@ export function pauseCommand(router: Router, refs: string[], action: 'pause' | '
 
 /** `amux restart`: each session again as a new one (stopped first when live); prints the new ids (ADR 0033). */
 export function restartCommand(router: Router, refs: string[], opts: { grace?: number }): Promise<number> {
-  return forEach(router, refs, (client, ref) => client.sessions.restart(ref, { graceMs: opts.grace }));
+  return forEach(router, refs, async (client, ref) => {
+    try {
+      return await client.sessions.restart(ref, { graceMs: opts.grace });
+    } catch (err) {
+      // In the directory of a stack, a session's key in the file names it too (README "Stacks").
+      if ((err as { code?: string }).code !== 'session_not_found') throw err;
+      const id = await (require('../stack/service-ref.js') as typeof import('../stack/service-ref.js')).serviceSession(client, ref);
+      if (id === null) throw err;
+      return client.sessions.restart(id, { graceMs: opts.grace });
+    }
+  });
 }
 
 /** `amux rename ID NAME` (`--clear`: no name). */

@@ -20,6 +20,8 @@ export interface PsOptions {
   /** Contexts, comma-separated: the fleet view (README "Remote hosts"). */
   context?: string;
   allContexts?: boolean;
+  /** `--stack NAME`: `--filter label=stack=NAME` (README "Stacks"). */
+  stack?: string;
 }
 
 const COMMAND_WIDTH = 40;
@@ -32,6 +34,7 @@ function oneLine(text: string, trunc: boolean): string {
 /** `amux ps`: sessions not removed, newest first. */
 export async function psCommand(client: Client, opts: PsOptions): Promise<number> {
   if (opts.context !== undefined || opts.allContexts) return (require('./fleet.js') as typeof import('./fleet.js')).fleetPs(opts);
+  if (opts.stack !== undefined) opts = { ...opts, filter: [...(opts.filter ?? []), `label=stack=${opts.stack}`] };
   const query = { ...sessionQuery(opts), limit: opts.last, usage: opts.usage };
   let sessions = await client.sessions.list(query);
   // CPU % is over the time since the daemon's previous look (at least 1 s apart): a first look has

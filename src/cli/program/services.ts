@@ -6,7 +6,7 @@ import { COMPLETION_SHELLS, type Wiring } from './shared.js';
 export function addServiceCommands(program: Command, { setExit, client }: Wiring): void {
   program
     .command('mcp')
-    .description('serve amux to AI agents: a Model Context Protocol server on stdin/stdout (tools run, exec, list, inspect, read_output, screen, send, wait, kill, remove, jobs; session resources)')
+    .description('serve amux to AI agents: a Model Context Protocol server on stdin/stdout (tools run, exec, list, inspect, read_output, screen, send, wait, kill, remove, jobs, up, down; session resources)')
     .addHelpText('after', '\nRegister it with an MCP client as the command "amux" with the argument "mcp" (README "Agents"),\ne.g. for Claude Code: claude mcp add amux -- amux mcp')
     .addHelpText('after', examples(
       ['amux mcp', 'serve on stdin/stdout: what an MCP client runs'],

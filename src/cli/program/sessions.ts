@@ -1,6 +1,7 @@
 import { Option, type Command } from 'commander';
 import { parseSignal, signalNames } from '../../core/signals.js';
 import { SESSION_STATUSES } from '../../core/status.js';
+import { AmuxError } from '../../errors.js';
 import { examples, hinted } from '../hints.js';
 import { parseLabelArg } from '../../core/labels.js';
 import { durationOption, envOption, intOption } from '../parse.js';
@@ -43,6 +44,7 @@ export function addSessionCommands(program: Command, { setExit, client, router, 
     .option('--json', 'JSON array')
     .addOption(statusOption('only these statuses (comma-separated; live and finished stand for their sets)', [...SESSION_STATUSES, 'live', 'finished']))
     .addOption(filterOption())
+    .option('--stack <name>', "only the sessions of this stack (amux up): the same as --filter label=stack=NAME")
     .option('-n, --last <count>', 'only the newest N', intOption('-n'))
     .option('--usage', 'add CPU% (over the last look, of one core) and MEM (resident) of each live session')
     .addOption(formatOption())
@@ -86,8 +88,9 @@ export function addSessionCommands(program: Command, { setExit, client, router, 
   program
     .command('logs')
     .description('output of a session (plain text; --raw for exact bytes; --screen for what the pane shows)')
-    .addArgument(targetArg('<id>', 'session id, name, unique prefix, or job id job-<id>-<n>'))
+    .addArgument(targetArg('[id]', 'session id, name, unique prefix, or job id job-<id>-<n>'))
     .option('-f, --follow', 'keep printing until the session (or job) finishes')
+    .option('--stack <name>', 'the output of every session of this stack (amux up), each line prefixed by its session; with -f, merged as it comes')
     .option('--stdout', "a job's stdout only (jobs run without --tty)")
     .option('--stderr', "a job's stderr only")
     .option('-n, --tail <lines>', 'only the last N lines', intOption('--tail'))
@@ -102,7 +105,11 @@ export function addSessionCommands(program: Command, { setExit, client, router, 
       ['amux logs --screen web', 'what its terminal shows now'],
       ['amux logs job-3f9a01bc-2 --stderr', "a job's stderr"],
     ))
-    .action(async (ref: string, opts) => setExit(await (require('../commands/logs.js') as typeof import('../commands/logs.js')).logsCommand(...routed(ref), opts)));
+    .action(async (ref: string | undefined, opts) => {
+      if (opts.stack !== undefined) return setExit(await (require('../commands/stack-logs.js') as typeof import('../commands/stack-logs.js')).stackLogsCommand(client(), ref, opts));
+      if (ref === undefined) throw new AmuxError('usage', "logs needs a session id (or --stack NAME): amux logs ID");
+      setExit(await (require('../commands/logs.js') as typeof import('../commands/logs.js')).logsCommand(...routed(ref), opts));
+    });
 
   program
     .command('wait')

@@ -1,0 +1,86 @@
+import type { Client } from '../../client/client.js';
+import { AmuxError, EXIT } from '../../errors.js';
+import type { SessionView } from '../../protocol/sessions.js';
+import { useColor, writeOut } from '../output.js';
+import { bringUp, type UpListener, type UpResult } from '../stack/bring-up.js';
+import { followService } from '../stack/follow.js';
+import { prefixes } from '../stack/prefix.js';
+import { prepareStack } from '../stack/prepare.js';
+import { STACK_LABEL } from '../stack/spec.js';
+import { stopSessions } from '../stack/stop.js';
+
+export interface UpOptions {
+  file?: string;
+  detach?: boolean;
+  project?: string;
+}
+
+const note = (line: string) => process.stderr.write(`up: ${line}\n`);
+
+/**
+ * `amux up` (README "Stacks"): checks the file (exit 2, nothing started), reconciles the stack's
+ * sessions with it (ADR 0036), starts what is missing in dependency order, and then either returns
+ * (-d, once all are ready) or streams every session's output prefixed until Ctrl-C, which brings
+ * the stack down.
+ */
+export async function upCommand(client: Client, services: string[], opts: UpOptions): Promise<number> {
+  const { name, plan, here, keys } = await prepareStack(client, {
+    cwd: process.cwd(), file: opts.file, project: opts.project, services, env: process.env as Record<string, string>, umask: process.umask(),
+  });
+
+  if (opts.detach) {
+    const result = await bringUp(client, plan, here, { note, started: () => {} });
+    const failed = failureLine(result, name);
+    if (failed) throw new AmuxError('operation_failed', failed);
+    note(`stack ${name}: ${result.sessions.size} session(s) up`);
+    return EXIT.ok;
+  }
+
+  const pre = prefixes(keys, useColor(process.stdout));
+  const sink = (text: string) => writeOut(text);
+  let interrupted = false;
+  let onInterrupt: () => void = () => {};
+  const interruptedP = new Promise<void>((resolve) => (onInterrupt = resolve));
+  const sigint = () => {
+    if (interrupted) return;
+    interrupted = true;
+    note('stopping the stack (Ctrl-C)');
+    onInterrupt();
+  };
+  process.on('SIGINT', sigint);
+  process.on('SIGTERM', sigint);
+  const followers: Promise<SessionView>[] = [];
+  const listener: UpListener = {
+    note,
+    started: (key, s) => followers.push(followService(client, s, pre.get(key)!, sink, () => interrupted)),
+    aborted: () => interrupted,
+  };
+  try {
+    const upP = bringUp(client, plan, here, listener);
+    const first = await Promise.race([upP, interruptedP.then(() => null)]);
+    const failed = first && failureLine(first, name);
+    if (failed) process.stderr.write(`amux: ${failed}\n`);
+    else if (!interrupted) await Promise.race([Promise.all(followers), interruptedP]);
+    if (failed || interrupted) {
+      // Ctrl-C, or a session that failed to come up: the foreground stack goes down with up. After
+      // a failure the streams run on until their sessions are removed, so the failing output shows.
+      await stopSessions(client, await client.sessions.list({ label: [`${STACK_LABEL}=${name}`] }), (s) => note(`${s.labels.service ?? s.name} stopped`));
+      await upP.catch(() => undefined);
+      await Promise.allSettled(followers);
+      return failed ? EXIT.failed : 130;
+    }
+    const ends = await Promise.all(followers);
+    return ends.some((s) => s.status !== 'completed') ? EXIT.failed : EXIT.ok;
+  } finally {
+    process.off('SIGINT', sigint);
+    process.off('SIGTERM', sigint);
+  }
+}
+
+/** One line naming the session that did not come up and why, and what it left unstarted; null when all came up. */
+function failureLine(result: UpResult, name: string): string | null {
+  if (!result.failure) return null;
+  const { service, reason } = result.failure;
+  const left = result.notStarted.length ? `; not started: ${result.notStarted.join(', ')}` : '';
+  return `up: session '${service}' of stack ${name}: ${reason}${left}`;
+}

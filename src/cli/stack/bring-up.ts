@@ -1,0 +1,118 @@
+import type { Client } from '../../client/client.js';
+import type { SessionView } from '../../protocol/sessions.js';
+import type { Desired, Reconcile, Step } from './plan.js';
+import { awaitEnd, awaitReady, describeEnd, type ProbeHere } from './ready.js';
+import type { Condition } from './spec.js';
+import { stopSessions } from './stop.js';
+
+/** Why a session of the stack did not come up: its key and one line of reason. */
+export interface Failure {
+  service: string;
+  reason: string;
+}
+
+class Failed extends Error {
+  constructor(readonly failure: Failure) {
+    super(failure.reason);
+  }
+}
+
+/** What `up` tells as it goes: progress lines, and each session as it starts (foreground up follows it). */
+export interface UpListener {
+  note(line: string): void;
+  started(key: string, session: SessionView): void;
+  /** A session passed its `ready` probe (not called for one without a probe: it is ready once started). */
+  ready?(key: string, session: SessionView): void;
+  /** True once up is being stopped (Ctrl-C): nothing more starts, and a session that started meanwhile is removed. */
+  aborted?(): boolean;
+}
+
+export interface UpResult {
+  /** The first session that failed (to start, to be ready, to complete), or null when all came up. */
+  failure: Failure | null;
+  /** Sessions left unstarted because a dependency failed. */
+  notStarted: string[];
+  /** The session of each service that started. */
+  sessions: Map<string, SessionView>;
+}
+
+/**
+ * Carries out a reconcile (ADR 0036): orphans stopped first, then every session as soon as its
+ * dependencies meet their conditions, independent ones at once. A dependency that fails leaves its
+ * dependents unstarted. Resolves when every session is ready (or started, without a probe) or
+ * could not be.
+ */
+export async function bringUp(client: Client, plan: Reconcile, here: (d: Desired) => ProbeHere, listener: UpListener): Promise<UpResult> {
+  if (plan.orphans.length) await stopSessions(client, plan.orphans, (s) => listener.note(`${s.labels.service ?? s.name} removed (no longer in the file)`));
+  const byKey = new Map(plan.steps.map((s) => [s.want.spec.key, s]));
+  const failures: Failure[] = [];
+  const fail = (failure: Failure): never => {
+    failures.push(failure);
+    throw new Failed(failure);
+  };
+  const memo = <T>(fn: (key: string) => Promise<T>) => {
+    const m = new Map<string, Promise<T>>();
+    return (key: string): Promise<T> => {
+      if (!m.has(key)) m.set(key, fn(key));
+      return m.get(key)!;
+    };
+  };
+
+  const started = memo(async (key) => {
+    const step = byKey.get(key)!;
+    await Promise.all(Object.entries(step.want.spec.dependsOn).map(([dep, cond]) => reach(dep, cond)));
+    const s = await start(client, step, listener).catch((err: Error) => fail({ service: key, reason: `could not start: ${err.message}` }));
+    listener.started(key, s);
+    return s;
+  });
+  const ready = memo(async (key) => {
+    const s = await started(key);
+    const spec = byKey.get(key)!.want.spec;
+    if (!spec.ready) return s;
+    const t0 = Date.now();
+    const r = await awaitReady(client, s, spec.ready, here(byKey.get(key)!.want));
+    if (!r.ok) fail({ service: key, reason: r.reason });
+    const session = (r as { session: SessionView }).session;
+    listener.note(`${key} ready (${Date.now() - t0}ms)`);
+    listener.ready?.(key, session);
+    return session;
+  });
+  const ended = memo(async (key) => awaitEnd(client, await started(key)));
+  const reach = async (dep: string, cond: Condition): Promise<void> => {
+    if (cond === 'started') await started(dep);
+    else if (cond === 'ready') await ready(dep);
+    else {
+      const e = await ended(dep);
+      if (cond === 'completed' && e.status !== 'completed') fail({ service: dep, reason: `ended (${describeEnd(e)}), not completed` });
+    }
+  };
+
+  const keys = [...byKey.keys()];
+  const outcomes = await Promise.allSettled(keys.map((k) => ready(k)));
+  const sessions = new Map<string, SessionView>();
+  const notStarted: string[] = [];
+  await Promise.all(keys.map(async (k, i) => {
+    const st = await Promise.allSettled([started(k)]);
+    if (st[0]!.status === 'fulfilled') sessions.set(k, (outcomes[i]!.status === 'fulfilled' ? outcomes[i]!.value : st[0]!.value));
+    else if ((st[0]!.reason as Failed).failure?.service !== k) notStarted.push(k);
+  }));
+  for (const o of outcomes) if (o.status === 'rejected' && !(o.reason instanceof Failed)) throw o.reason;
+  return { failure: failures[0] ?? null, notStarted, sessions };
+}
+
+async function start(client: Client, step: Step, listener: UpListener): Promise<SessionView> {
+  const key = step.want.spec.key;
+  if (step.kind === 'keep') {
+    listener.note(`${key} unchanged (${step.session.name}, ${step.session.status})`);
+    return step.session;
+  }
+  if (listener.aborted?.()) throw new Error('up was interrupted');
+  if (step.kind === 'replace') await client.sessions.remove(step.session.id, { force: true });
+  const s = await client.sessions.create(step.want.request);
+  if (listener.aborted?.()) {
+    await client.sessions.remove(s.id, { force: true });
+    throw new Error('up was interrupted');
+  }
+  listener.note(`${key} ${step.kind === 'replace' ? `replaced (${step.why})` : 'started'}: ${s.name} ${s.id}`);
+  return s;
+}
