@@ -33,6 +33,8 @@ export interface Answer {
 export interface IdSource {
   sessions(): Promise<SessionView[]>;
   jobs(sessionId: string): Promise<JobView[]>;
+  /** The context names of config.json, `local` first. */
+  contexts(): string[];
 }
 
 /** At most this many sessions' jobs are listed for one `job-…` word (one request each). */
@@ -114,10 +116,23 @@ async function values(hint: Hint | undefined, cur: string, ids: IdSource, prefix
       const words = hint.words.filter((w) => w.toLowerCase().startsWith(item.toLowerCase()) && !taken.has(w));
       return { directive: '-', candidates: words.map((w) => ({ value: `${prefix}${head}${w}` })) };
     }
-    case 'sessions':
+    case 'contexts':
+      return { directive: '-', candidates: ids.contexts().filter((c) => c.startsWith(cur)).map((c) => ({ value: `${prefix}${c}` })) };
+    case 'sessions': {
+      // HOST:ID (README "Remote hosts"): the sessions of `local:` are this daemon's; another host's would
+      // need an SSH round trip, too slow for a keystroke, so its ids are not offered.
+      const colon = cur.indexOf(':');
+      if (colon > 0) {
+        if (cur.slice(0, colon) !== LOCAL_CONTEXT) return none();
+        return { directive: '-', candidates: (await references(cur.slice(colon + 1), hint.jobs === true, ids)).map((c) => ({ ...c, value: `${LOCAL_CONTEXT}:${c.value}` })) };
+      }
       return { directive: '-', candidates: await references(cur, hint.jobs === true, ids) };
+    }
   }
 }
+
+/** The context that names this machine's daemon (src/cli/contexts.ts). */
+const LOCAL_CONTEXT = 'local';
 
 /** Session ids and names starting with `cur`; job ids too when `cur` reads as the start of one (`j`, `job-3f`). */
 async function references(cur: string, jobs: boolean, ids: IdSource): Promise<Candidate[]> {
@@ -158,15 +173,31 @@ export async function complete(spec: Spec, words: readonly string[], ids: IdSour
   const done = words.slice(0, -1);
   let i = 0;
   let cmd: SpecCommand | undefined;
+  let programValue: SpecOption | undefined; // a program option whose value comes next (--context NAME)
   for (; i < done.length; i++) {
     const w = done[i]!;
-    if (w.startsWith('-')) continue; // the program's options take no values
+    if (programValue) {
+      programValue = undefined;
+      continue;
+    }
+    if (w.startsWith('-')) {
+      const o = findOption(spec.options, w);
+      if (o?.value && !w.includes('=')) programValue = o;
+      continue;
+    }
     cmd = spec.commands.find((c) => c.name === w);
     if (!cmd) return none();
     i++;
     break;
   }
-  if (!cmd) return { directive: '-', candidates: cur.startsWith('-') ? flags(spec.options, cur) : commands(spec, cur) };
+  if (!cmd) {
+    if (programValue) return values(programValue.hint, cur, ids);
+    if (cur.startsWith('--') && cur.includes('=')) {
+      const o = findOption(spec.options, cur);
+      return o ? values(o.hint, cur.slice(cur.indexOf('=') + 1), ids, cur.slice(0, cur.indexOf('=') + 1)) : none();
+    }
+    return { directive: '-', candidates: cur.startsWith('-') ? flags(spec.options, cur) : commands(spec, cur) };
+  }
 
   let positional = 0;
   let commandWords = 0; // words of a `[cmd...]` argument so far
@@ -237,6 +268,14 @@ function daemonIds(): IdSource {
   return {
     sessions: async () => (await get()?.sessions.list().catch(() => null)) ?? [],
     jobs: async (id) => (await get()?.jobs.list(id).catch(() => null)) ?? [],
+    contexts: () => {
+      try {
+        const { listContexts, readConfigFile } = require('./contexts.js') as typeof import('./contexts.js');
+        return listContexts(readConfigFile(amuxPaths())).map((c) => c.name);
+      } catch {
+        return [LOCAL_CONTEXT];
+      }
+    },
   };
 }
 

@@ -12,7 +12,9 @@ export type Hint =
   /** A directory (`-C`). */
   | { kind: 'dirs' }
   /** A command line to run (`run`, `exec`): a command name, then files. */
-  | { kind: 'command' };
+  | { kind: 'command' }
+  /** A context name (`--context`, `context use`; README "Remote hosts"). */
+  | { kind: 'contexts' };
 
 const HINTS = new WeakMap<Argument | Option, Hint>();
 

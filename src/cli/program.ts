@@ -1,7 +1,7 @@
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import type { Client } from '../client/client.js';
 import { VERSION } from '../version.js';
-import { examples } from './hints.js';
+import { examples, hinted } from './hints.js';
 import { addConfigCommands } from './program/config.js';
 import { addJobCommands } from './program/jobs.js';
 import { addLifecycleCommands } from './program/lifecycle.js';
@@ -33,7 +33,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .version(VERSION, '-V, --version')
     .option('--no-color', 'never colour output (also: NO_COLOR)')
     .option('--host <url>', 'talk to the amux daemon of ssh://[user@]host[:port] over SSH (also: AMUX_HOST); before the command')
-    .option('--context <name>', "talk to the daemon of this context ('amux context ls'; local: this machine); before the command")
+    .addOption(hinted(new Option('--context <name>', "talk to the daemon of this context ('amux context ls'; local: this machine); before the command"), { kind: 'contexts' }))
     .enablePositionalOptions()
     .showSuggestionAfterError(true)
     .addHelpText('after', '\nEnvironment: AMUX_HOME (state directory, default ~/.local/state/amux), AMUX_CLIENT_TIMEOUT (how long a request waits for an answer from the daemon, default 15s, 0 = no limit; a request given up on is never carried out later), NO_COLOR.\nRemote hosts: AMUX_HOST (ssh://[user@]host[:port]), AMUX_CONTEXT (a context name), AMUX_REMOTE_PATH (amux on the far side), AMUX_CONNECT_TIMEOUT (ssh connect, default 10s), AMUX_SSH_CONFIG (an ssh config file, ssh -F), AMUX_SSH (the ssh program, default ssh).\nSettings (also in AMUX_HOME/config.json, read when the daemon starts; \'amux config set\' changes one at once; shown by \'amux daemon status\'):\n  AMUX_MAX_LIVE, AMUX_IDLE_THRESHOLD, AMUX_LOG_CAP, AMUX_FINISHED_TTL, AMUX_HISTORY_RETENTION.\nSession references: full id, exact name, or unique id prefix; HOST:ID on the host of context HOST. Shell completion: amux completion --help.')

@@ -28,6 +28,7 @@ function fakeIds(): IdSource & { calls: string[] } {
       calls.push(`jobs ${id}`);
       return [job(id, 2), job(id, 1)];
     },
+    contexts: () => ['local', 'gpu', 'gpu2'],
   };
 }
 
@@ -116,9 +117,26 @@ describe('completion: session and job ids', () => {
   });
 
   test('no daemon: no ids, and the rest still completes', async () => {
-    const down: IdSource = { sessions: async () => [], jobs: async () => [] };
+    const down: IdSource = { sessions: async () => [], jobs: async () => [], contexts: () => ['local'] };
     assert.deepEqual(await values(['logs', ''], down), []);
     assert.deepEqual(await values(['logs', '--ra'], down), ['--raw']);
+  });
+});
+
+describe('completion: contexts (README "Remote hosts")', () => {
+  test('--context NAME before the command, and context use/rm NAME, offer context names', async () => {
+    assert.deepEqual(await values(['--context', '']), ['local', 'gpu', 'gpu2']);
+    assert.deepEqual(await values(['--context', 'gp']), ['gpu', 'gpu2']);
+    assert.deepEqual(await values(['--context=g']), ['--context=gpu', '--context=gpu2']);
+    assert.deepEqual(await values(['context', 'use', 'g']), ['gpu', 'gpu2']);
+    assert.deepEqual(await values(['--context', 'gpu', 'inspect', 'w']), ['web'], 'the value of --context is not taken for the command');
+  });
+  test('local:ID offers this daemon\'s sessions; another host\'s are not asked for', async () => {
+    assert.deepEqual(await values(['wait', 'local:']), ['local:3f9a01bc', 'local:web', 'local:77c82aab']);
+    assert.deepEqual(await values(['wait', 'local:w']), ['local:web']);
+    const ids = fakeIds();
+    assert.deepEqual(await values(['wait', 'gpu:'], ids), []);
+    assert.deepEqual(ids.calls, []);
   });
 });
 

@@ -95,6 +95,8 @@ describe('top: order and filter', () => {
     assert.ok(matchFilter(parseFilter(web.id.slice(0, 5)), web));
     assert.ok(matchFilter(parseFilter('(shell)'), shell));
     assert.deepEqual(visibleSessions([web, api, shell], 'idle').map((s) => s.id), [shell.id, web.id]);
+    // The selected session stays while it no longer matches (a pause under a status filter).
+    assert.deepEqual(visibleSessions([web, api, shell], 'idle', api.id).map((s) => s.id).sort(), [shell.id, web.id, api.id].sort());
   });
 });
 
@@ -170,6 +172,7 @@ describe('top: layout and rows', () => {
     assert.equal(commandText(session({ command: 'make -j4', foreground: 'cc1' })), '[cc1] make -j4');
     assert.equal(commandText(session({ command: 'make -j4', foreground: 'make' })), 'make -j4');
     assert.equal(commandText(session({ command: '/usr/bin/python3 x.py', foreground: 'python3' })), '/usr/bin/python3 x.py');
+    assert.equal(commandText(session({ command: 'npm run dev', foreground: 'npm run dev' })), 'npm run dev', "npm's process title is its command line");
   });
 
   test('the preview keeps the last lines that fit, without trailing blank ones, cut to the width', () => {

@@ -18,7 +18,7 @@ export function addServiceCommands(program: Command, { setExit, client }: Wiring
     .command('context')
     .description("named hosts (README \"Remote hosts\"): add NAME ssh://[user@]host[:port], ls, rm NAME, use NAME (the default for every command; 'local' is this machine)")
     .addArgument(hinted(new Argument('<action>', 'add | ls | rm | use'), { kind: 'words', words: ['add', 'ls', 'rm', 'use'] }))
-    .argument('[args...]', 'NAME, and for add the ssh:// address')
+    .addArgument(hinted(new Argument('[args...]', 'NAME, and for add the ssh:// address'), { kind: 'contexts' }))
     .option('--json', 'ls as JSON [{name, host, current}]')
     .addHelpText('after', examples(
       ['amux context add gpu ssh://me@gpu-box:2222', 'name a host; then: amux --context gpu run -- nvidia-smi'],

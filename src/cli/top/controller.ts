@@ -211,7 +211,7 @@ export class TopController {
   }
 
   private applyList(sessions: SessionView[], at: number, notify = true): void {
-    const rows = visibleSessions(sessions, this.snap.ui.filter);
+    const rows = visibleSessions(sessions, this.snap.ui.filter, this.snap.ui.selectedId);
     const oldIndex = this.snap.rows.findIndex((r) => r.id === this.snap.ui.selectedId);
     const selectedId = keepSelection(rows, this.snap.ui.selectedId, oldIndex);
     const patch = { sessions, rows, listedAt: at, ui: { ...this.snap.ui, selectedId } };

@@ -64,10 +64,14 @@ export function matchFilter(f: Filter, s: SessionView): boolean {
   return f.words.every((w) => hay.includes(w));
 }
 
-/** The rows shown: filtered, live first, newest first. */
-export function visibleSessions(sessions: readonly SessionView[], filter: string): SessionView[] {
+/**
+ * The rows shown: filtered, live first, newest first. `keep` (the selected session) stays shown
+ * though it no longer matches, so that an action that changes its status (`p` with a status
+ * filter on) does not move the selection to another session under the next key.
+ */
+export function visibleSessions(sessions: readonly SessionView[], filter: string, keep: string | null = null): SessionView[] {
   const f = parseFilter(filter);
-  return sortSessions(sessions.filter((s) => matchFilter(f, s)));
+  return sortSessions(sessions.filter((s) => s.id === keep || matchFilter(f, s)));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -140,7 +144,8 @@ export function commandText(s: SessionView): string {
   if (s.command === null) return fg ? `(shell) ${fg}` : '(shell)';
   const first = /^\s*(?:\S+=\S*\s+)*(\S+)/.exec(s.command)?.[1] ?? '';
   const program = first.replace(/^['"]|['"]$/g, '').split('/').pop();
-  return fg && fg !== program ? `[${fg}] ${s.command}` : s.command;
+  // A program that names itself after its command line (npm's process title `npm run dev`) is not another program.
+  return fg && fg !== program && !s.command.trimStart().startsWith(fg) ? `[${fg}] ${s.command}` : s.command;
 }
 
 /** One row's cells, each already fitted to its column: before the status, the status, after it. */
