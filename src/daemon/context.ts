@@ -36,6 +36,8 @@ export interface Runtime {
   usage?: { ticks: number; at: number };
   /** The shell prepares the capture of its next foreground job (it ran one; ADR 0026): worth waiting for. */
   preparing?: boolean;
+  /** Its shell takes a job's number from \`jobs/go\` (ADR 0031); false for a shell of an older rcfile. */
+  readsGo?: boolean;
 }
 
 /** Everything the daemon's parts share. */

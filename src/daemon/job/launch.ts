@@ -6,10 +6,10 @@ import { AmuxError } from '../../errors.js';
 import { sessionPaths } from '../../paths.js';
 import { terminalForeground } from '../../process/process-table.js';
 import { buildJobScript, type JobMode } from '../../shell/job-script.js';
-import { paneTarget, typeJobArgs } from '../../tmux/commands.js';
 import { runtimeOf, type DaemonContext } from '../context.js';
 import { readStartNotice } from '../output/exit-files.js';
 import { runningSession } from '../session/guards.js';
+import { handOver } from './hand-over.js';
 import { releaseCapture, takePrepared } from './prepared.js';
 import type { JobState } from './state.js';
 import type { JobStdin } from './stdin.js';
@@ -134,7 +134,7 @@ async function launch(p: LaunchParts, s: SessionRecord, spec: JobSpec, hold: boo
   if (mode !== 'background') state.setForeground(s.id, id);
   let start: string | null;
   try {
-    await ctx.tmux.run(typeJobArgs(paneTarget(s.id), seq));
+    await handOver(ctx, s.id, seq);
     start = await awaitStart(p, s.id, seq);
     if (start === null) throw new AmuxError('operation_failed', `session ${s.id}: its shell did not start job ${id} within ${START_TIMEOUT_MS / 1000} s; is something running in it? ('amux logs ${s.id} --screen')`);
   } catch (err) {

@@ -1,0 +1,50 @@
+import assert from 'node:assert/strict';
+import { after, describe, test } from 'node:test';
+import { amuxHome } from '../helpers/amux.js';
+
+/** Nothing of amux's own plumbing reaches what a job wrote, the pane or the log (ADR 0031). */
+describe('plumbing stays out of sight', () => {
+  const h = amuxHome({ after });
+  let sh = '';
+
+  test('a shell session', async () => {
+    sh = await h.ok(['run', '-n', 'plumbing']);
+    await h.until(sh, (s) => s.status === 'idle');
+  });
+
+  test('exec types nothing a person or a log reader sees: no __amux_ text in the pane, the log or --raw', async () => {
+    for (const word of ['first-job', 'second-job', 'third-job']) assert.equal(await h.ok(['exec', sh, '--', `echo ${word}`]), word);
+    const screen = await h.ok(['logs', '--screen', sh]);
+    const plain = (await h.run(['logs', sh])).stdout;
+    const raw = (await h.run(['logs', '--raw', sh])).raw.toString('latin1');
+    const pane = h.tmux(['capture-pane', '-p', '-S', '-', '-t', `=amux-${sh}:`]);
+    for (const [name, text] of Object.entries({ screen, plain, raw, pane })) {
+      assert.ok(!text.includes('__amux'), `${name} shows amux's plumbing: ${JSON.stringify(text)}`);
+      assert.ok(text.includes('third-job'), `${name} lacks the output: ${JSON.stringify(text)}`);
+    }
+    assert.ok(!raw.includes('\x07'), `no bell rung by clearing the prompt: ${JSON.stringify(raw)}`);
+  });
+
+  test("a job's stderr holds only what it wrote: no bash 'Terminated' notice after --timeout", async () => {
+    const r = await h.run(['exec', '--timeout', '1s', sh, '--', 'echo before >&2; sleep 30']);
+    assert.equal(r.code, 124);
+    assert.equal(r.stderr, 'before\n');
+    const id = JSON.parse(await h.ok(['jobs', sh, '--json', '-n', '1']))[0].id;
+    assert.equal((await h.run(['logs', '--stderr', '--raw', id])).stdout, 'before\n');
+    // The same for a kill with another signal, and the shell goes on taking jobs.
+    const job = h.run(['exec', sh, '--', 'sleep 30']);
+    await h.until(sh, (s) => s.status === 'working');
+    const running = JSON.parse(await h.ok(['jobs', sh, '--json', '-n', '1']))[0].id;
+    await h.ok(['kill', '-s', 'HUP', running]);
+    const killed = await job;
+    assert.equal(killed.stderr, '');
+    assert.equal(await h.ok(['exec', sh, '--', 'echo still-here']), 'still-here');
+  });
+
+  test('a `return` in a job behaves as typed at the prompt, and later jobs still run', async () => {
+    const r = await h.run(['exec', sh, '--', 'echo a; return 3; echo b']);
+    assert.equal(r.stdout, 'a\nb\n');
+    assert.match(r.stderr, /return: can only/);
+    assert.equal(await h.ok(['exec', sh, '--', 'echo next']), 'next');
+  });
+});
