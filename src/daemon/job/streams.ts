@@ -7,6 +7,7 @@ import type { JobStream } from '../../protocol/jobs.js';
 import { jobView } from '../api/views.js';
 import type { DaemonContext } from '../context.js';
 import { JOB_STREAM_CAP, JOB_STREAM_CHUNK, JOB_STREAM_KEEP, logExtent, pruneChunks, readLog } from '../output/log-files.js';
+import { readPage } from '../output/log-page.js';
 
 /**
  * A live reader holds a job's streams: the ring keeps every chunk until the reader has read it,
@@ -57,8 +58,10 @@ export class JobStreams {
   /** The newest kept bytes of one captured stream, from `sinceOffset`, at most `limit`. */
   read(j: JobRecord, stream: JobStream, sinceOffset: number, limit: number) {
     const dir = streamDirOf(this.ctx, j.sessionId, j.seq);
+    const ended = this.ctx.store.getJob(j.id)?.status !== 'running';
     const t = streamTotals(dir, stream);
-    const r = readLog(dir, JOB_STREAM_CHUNK, Math.max(sinceOffset, t.first), limit, PREFIX[stream]);
+    // A page never splits an escape sequence or a character (ADR 0031).
+    const r = readPage(dir, JOB_STREAM_CHUNK, Math.max(sinceOffset, t.first), limit, ended, PREFIX[stream]);
     return { data: r.data, offset: r.offset, nextOffset: r.nextOffset, total: t.bytes, truncated: t.truncated };
   }
 
