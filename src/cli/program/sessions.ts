@@ -17,7 +17,7 @@ export function addSessionCommands(program: Command, { setExit, client, router, 
     .option('--timeout <dur>', 'end the session (status expired) when it has run this long: TERM, 5s, KILL', durationOption('--timeout'))
     .option('--idle-timeout <dur>', 'end the session (status expired) after this long without output (paused time does not count)', durationOption('--idle-timeout'))
     .option('--rm', 'remove the session once it has finished')
-    .option('--json', 'print the session as JSON')
+    .option('--json', 'print the session as JSON; with -w, only the end result {id, status, exitCode, …, output} (the output, as plain text, goes into it instead of streaming)')
     .addHelpText('after', '\nWith maxLive set (AMUX_MAX_LIVE), a run beyond the limit is pending and starts when a slot frees (FIFO).')
     .addHelpText('after', examples(
       ['amux run -- make', 'start make in a session; prints its id'],
