@@ -14,4 +14,23 @@ describe('what amux reports is what happened', () => {
     assert.equal(j.output, 'one\ntwo\n');
     assert.equal(r.stderr, '');
   });
+
+  test('a running background job that has printed reports the bytes so far (jobs, inspect, the job)', async () => {
+    const sh = await h.ok(['run']);
+    await h.until(sh, (s) => s.status === 'idle');
+    const [id] = (await h.ok(['exec', '-b', sh, '--', "printf '12345'; printf 'abc' >&2; sleep 30"])).split(' ');
+    let job: any;
+    for (let i = 0; i < 100; i++) {
+      job = JSON.parse(await h.ok(['jobs', sh, '--json', '-n', '1']))[0];
+      if (job.stdoutBytes === 5 && job.stderrBytes === 3) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.equal(job.status, 'running');
+    assert.equal(job.stdoutBytes, 5);
+    assert.equal(job.stderrBytes, 3);
+    const inspected = JSON.parse(await h.ok(['inspect', sh, '--json'])).jobs.find((j: any) => j.id === id);
+    assert.equal(inspected.stdoutBytes, 5);
+    assert.equal((await h.api('GET', `/v1/jobs/${id}`)).body.stderrBytes, 3);
+    await h.ok(['kill', id!]);
+  });
 });

@@ -20,6 +20,7 @@ import type { Router } from './router.js';
 import { openStream } from './stream.js';
 import { grace, parseCreate, parseInput, parseKill, parsePrune } from './validate.js';
 import { eventView, jobView, sessionView } from './views.js';
+import { withLiveTotals } from '../job/streams.js';
 
 /** Sessions: list, create, inspect, remove, kill, pause, resume, input, logs, screen, prune. */
 /** `amux kill`: a session, or one job (job 1 of a command session is the session); answers with what was killed. */
@@ -51,7 +52,7 @@ export function registerSessionRoutes(r: Router, engine: Engine): void {
     const s = syncLog(ctx, found.id) ?? found;
     return {
       session: sessionView(s, Date.now(), ctx.runtime.get(s.id)),
-      jobs: ctx.store.listJobs(s.id).map((j) => jobView(j)),
+      jobs: ctx.store.listJobs(s.id).map((j) => jobView(withLiveTotals(ctx, j))),
       events: ctx.store.listEvents(s.id, 50).map(eventView),
       lastOutput: s.lastOutput,
     };

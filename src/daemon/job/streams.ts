@@ -28,6 +28,18 @@ export function streamTotals(dir: string, stream: JobStream): { bytes: number; t
   return { bytes: e.end, truncated: e.end > JOB_STREAM_CAP, first: Math.max(e.first, e.end - JOB_STREAM_CAP) };
 }
 
+/**
+ * A job as it stands: a running captured job's byte counts are those written so far (the row has
+ * them only from its end, state.ts `finish`).
+ */
+export function withLiveTotals(ctx: DaemonContext, j: JobRecord): JobRecord {
+  if (j.status !== 'running' || j.tty) return j;
+  const dir = streamDirOf(ctx, j.sessionId, j.seq);
+  const out = streamTotals(dir, 'stdout');
+  const err = streamTotals(dir, 'stderr');
+  return { ...j, stdoutBytes: out.bytes, stderrBytes: err.bytes, stdoutTruncated: out.truncated, stderrTruncated: err.truncated };
+}
+
 /** A job's captured stdout and stderr (ADR 0009): holds of live readers, pages, and frames. */
 export class JobStreams {
   /** Live readers per job: while there is one, `<streamDir>/hold` exists. */
@@ -98,7 +110,7 @@ export class JobStreams {
       }
     }
     try {
-      yield encodeFrame(FRAME.start, Buffer.from(JSON.stringify(jobView(j))));
+      yield encodeFrame(FRAME.start, Buffer.from(JSON.stringify(jobView(withLiveTotals(ctx, j)))));
       const offsets: Record<JobStream, number> = { stdout: 0, stderr: 0 };
       // A reader held from the job's start reads every byte; one that comes later, the kept tail.
       for (const st of streams) offsets[st] = held ? logExtent(dir, JOB_STREAM_CHUNK, PREFIX[st]).first : streamTotals(dir, st).first;
