@@ -44,7 +44,7 @@ export function registerJobRoutes(r: Router, engine: Engine): void {
   r.on(ROUTES.killJob, async (q): Promise<JobView> => {
     const id = q.params.id!;
     if (!parseJobId(id)) throw new AmuxError('invalid_argument', `'${id}' is not a job id (job-<session>-<n>); to kill a session: POST ${ROUTES.killSession.path}`);
-    await killTarget(engine, resolveTarget(ctx, id), parseKill(await q.body()));
+    await killTarget(engine, resolveTarget(ctx, id, false), parseKill(await q.body()));
     return jobView(withLiveTotals(ctx, jobs.get(id)));
   });
 
@@ -63,6 +63,7 @@ export function registerJobRoutes(r: Router, engine: Engine): void {
 
   r.on(ROUTES.jobOutput, async (q) => {
     const j = jobs.get(q.params.id!);
+    resolveSession(ctx, j.sessionId); // a removed session's files are gone: session_removed
     if (j.tty) {
       throw new AmuxError('invalid_state', `job ${j.id} ran on the terminal, so its output is in the session log: GET ${pathOf(ROUTES.logs, { ref: j.sessionId }, { job: j.seq })}`);
     }

@@ -63,7 +63,7 @@ export function registerSessionRoutes(r: Router, engine: Engine): void {
     return sessionView(await removeSession(ctx, s.id, q.query.force === true, grace(queryDuration(q.query.graceMs, 'graceMs'))));
   });
 
-  r.on(ROUTES.killSession, async (q) => killTarget(engine, resolveTarget(ctx, q.params.ref!), parseKill(await q.body())));
+  r.on(ROUTES.killSession, async (q) => killTarget(engine, resolveTarget(ctx, q.params.ref!, false), parseKill(await q.body())));
 
   r.on(ROUTES.sendInput, async (q): Promise<SendReceipt> => {
     const s = resolveSession(ctx, q.params.ref!);
@@ -83,8 +83,7 @@ export function registerSessionRoutes(r: Router, engine: Engine): void {
   r.on(ROUTES.resume, async (q): Promise<SessionView> => sessionView(await resumeSession(ctx, resolveSession(ctx, q.params.ref!).id)));
 
   r.on(ROUTES.logs, async (q) => {
-    let s = resolveSession(ctx, q.params.ref!, true);
-    if (s.removedAt) throw new AmuxError('invalid_state', `session ${s.id} was removed; its last output is kept in 'amux inspect ${s.id}'`);
+    let s = resolveSession(ctx, q.params.ref!);
     const follow = q.query.follow === true;
     if (s.status === 'pending' && follow) {
       // Following a queued session (`run -w` beyond maxLive) starts once it does.

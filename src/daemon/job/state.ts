@@ -69,7 +69,9 @@ export class JobState {
     if (!cur || cur.status !== 'running') return cur ?? j;
     const k = this.killing.get(j.id);
     const end = decideJobEnd(cause, k ? { ...k, timeoutMs: cur.timeoutMs } : null);
-    const patch: Partial<JobRecord> = { ...end, endedAt: Math.max(at, cur.startedAt) };
+    // A note written while it ran (its stdin was cut, stdin.ts) stays, after the end's own error.
+    const error = [end.error, cur.error].filter(Boolean).join('; ') || null;
+    const patch: Partial<JobRecord> = { ...end, error, endedAt: Math.max(at, cur.startedAt) };
     if (!cur.tty) {
       const dir = streamDirOf(ctx, j.sessionId, j.seq);
       const out = streamTotals(dir, 'stdout');
