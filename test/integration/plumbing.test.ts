@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { amuxHome } from '../helpers/amux.js';
 
 /** Nothing of amux's own plumbing reaches what a job wrote, the pane or the log (ADR 0031). */
@@ -46,5 +48,30 @@ describe('plumbing stays out of sight', () => {
     assert.equal(r.stdout, 'a\nb\n');
     assert.match(r.stderr, /return: can only/);
     assert.equal(await h.ok(['exec', sh, '--', 'echo next']), 'next');
+  });
+
+  test("a finished job leaves only its capped output: no FIFOs, scripts, sync or exit files pile up in a live session", async () => {
+    const id = await h.ok(['run']);
+    await h.until(id, (s) => s.status === 'idle');
+    for (let i = 0; i < 3; i++) await h.ok(['exec', id, '--', `echo out-${i}; echo err-${i} >&2`]);
+    await h.ok(['exec', '-i', id, '--', 'cat'], { input: 'piped\n' });
+    const [bg] = (await h.ok(['exec', '-b', id, '--', 'echo bg'])).split(' ');
+    await h.ok(['wait', bg!]);
+    await h.ok(['exec', '--tty', id, '--', 'echo tty']);
+    const jobs = JSON.parse(await h.ok(['jobs', id, '--json']));
+    assert.equal(jobs.length, 6);
+    const dir = join(h.home, 'sessions', id, 'jobs');
+    const left: string[] = [];
+    for (const name of readdirSync(dir)) {
+      if (name === 'next' || name === 'go') continue; // the next job's prepared capture, the last hand-over
+      if (!/^\d+$/.test(name)) left.push(name);
+      else for (const f of readdirSync(join(dir, name))) if (!/^(out|err)\.\d{6}$/.test(f)) left.push(`${name}/${f}`);
+    }
+    assert.deepEqual(left, []);
+    const exits = readdirSync(join(h.home, 'exits')).filter((f) => f.startsWith(`${id}.`));
+    assert.deepEqual(exits, []);
+    // The output is all still there.
+    assert.equal(await h.ok(['logs', '--stderr', jobs.find((j: any) => j.seq === 2).id]), 'err-1');
+    assert.equal(await h.ok(['logs', '--stdout', bg!]), 'bg');
   });
 });

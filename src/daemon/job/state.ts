@@ -1,6 +1,7 @@
 import { decideJobEnd, type JobEndCause, type KillReason } from '../../core/job-end.js';
 import type { JobRecord } from '../../core/records.js';
 import type { DaemonContext } from '../context.js';
+import { pruneJobPlumbing } from './plumbing.js';
 import { streamDirOf, streamTotals } from './streams.js';
 
 /**
@@ -88,6 +89,7 @@ export class JobState {
     });
     this.killing.delete(j.id);
     if (this.foreground.get(j.sessionId) === j.id) this.foreground.delete(j.sessionId);
+    pruneJobPlumbing(ctx, j);
     ctx.bus.emit('job', j.id);
     ctx.bus.emit('change', j.sessionId);
     return { ...cur, ...patch };
