@@ -79,7 +79,7 @@ export function addSessionCommands(program: Command, { setExit, client, router, 
     .option('--raw', 'exact bytes, escape sequences included')
     .option('--screen', 'what the pane shows right now')
     .option('--since-offset <bytes>', 'start at this absolute byte offset', intOption('--since-offset'))
-    .option('--limit <bytes>', 'at most this many bytes', intOption('--limit'))
+    .option('--limit <bytes>', 'at most this many bytes; a page never splits an escape sequence or a character', intOption('--limit'))
     .option('--json', 'one object {offset, nextOffset, truncated, encoding, data} (for paging; data is base64 when --raw bytes are not UTF-8)')
     .addHelpText('after', examples(
       ['amux logs -f web', 'print its output as it comes, until it ends'],
