@@ -148,18 +148,19 @@ async function launch(p: LaunchParts, s: SessionRecord, spec: JobSpec, hold: boo
   // The shell holds the read end of the job's stdin now: closing the daemon's end is an EOF, not a loss.
   if (stdinFifo) p.stdin.started(id);
   const pid = mode === 'background' ? Number(start) || null : null;
-  if (pid) ctx.store.updateJob(id, { pid });
+  if (pid && ctx.store.getJob(id)?.status === 'running') ctx.store.updateJob(id, { pid });
   return ctx.store.getJob(id)!;
 }
 
 /**
  * The start notice once the shell wrote it; null after START_TIMEOUT_MS. Woken by the exit
- * watch (inotify), polled every 50 ms as a fallback.
+ * watch (inotify), polled every 50 ms as a fallback. A job that has already ended started: its
+ * notice went with its plumbing (plumbing.ts), so its content is not known ('').
  */
 async function awaitStart(p: LaunchParts, sessionId: string, seq: number): Promise<string | null> {
   const deadline = Date.now() + START_TIMEOUT_MS;
   for (;;) {
-    const start = readStartNotice(p.ctx, sessionId, seq);
+    const start = readStartNotice(p.ctx, sessionId, seq) ?? (p.ctx.store.getJob(jobId(sessionId, seq))?.status === 'running' ? null : '');
     if (start !== null || Date.now() >= deadline) return start;
     await p.state.awaitStartNotice(jobId(sessionId, seq), 50);
   }

@@ -1,6 +1,7 @@
 import { decideJobEnd, type JobEndCause, type KillReason } from '../../core/job-end.js';
 import type { JobRecord } from '../../core/records.js';
 import type { DaemonContext } from '../context.js';
+import { readStartNotice } from '../output/exit-files.js';
 import { pruneJobPlumbing } from './plumbing.js';
 import { streamDirOf, streamTotals } from './streams.js';
 
@@ -73,6 +74,8 @@ export class JobState {
     // A note written while it ran (its stdin was cut, stdin.ts) stays, after the end's own error.
     const error = [end.error, cur.error].filter(Boolean).join('; ') || null;
     const patch: Partial<JobRecord> = { ...end, error, endedAt: Math.max(at, cur.startedAt) };
+    // Its start notice goes with its plumbing below: a background job's pid is kept from it first.
+    if (cur.background && !cur.pid) patch.pid = Number(readStartNotice(ctx, j.sessionId, j.seq)) || null;
     if (!cur.tty) {
       const dir = streamDirOf(ctx, j.sessionId, j.seq);
       const out = streamTotals(dir, 'stdout');
