@@ -40,6 +40,9 @@ unset HISTFILE
 HISTCONTROL=ignoreboth
 PS1=${ps1}
 bind 'set enable-bracketed-paste off' 2>/dev/null
+# The daemon clears the prompt line with C-x C-k before it hands over a job (ADR 0031): kill-whole-line
+# in every keymap, so that a mode a job chose (set -o vi) clears it too, and an empty line rings no bell.
+for __amux_v in emacs vi-insert vi-command; do bind -m "$__amux_v" '"\\C-x\\C-k": kill-whole-line' 2>/dev/null; done; unset __amux_v
 __amux_sid=${q(spec.sessionId)}
 __amux_nonce=${q(spec.nonce)}
 __amux_exits=${q(spec.exitsDir)}

@@ -188,12 +188,12 @@ export function pasteCalls(target: string, buffer: string, enter: boolean): stri
 
 /**
  * One tmux call that hands a job to a session's shell (ADR 0009, 0031): clear whatever is typed at
- * the prompt (C-a C-k: unlike C-u, no bell on an empty line), then Enter on the empty line. The
- * job's number is in the session's \`jobs/go\`, read by the prompt; nothing is typed that a person
- * or a log reader would see.
+ * the prompt (C-x C-k, which the rcfile binds to kill-whole-line in every keymap: unlike C-u, no
+ * bell on an empty line), then Enter on the empty line. The job's number is in the session's
+ * \`jobs/go\`, read by the prompt; nothing is typed that a person or a log reader would see.
  */
 export function wakePromptArgs(target: string): string[] {
-  return [...sendKeysArgs(target, ['C-a', 'C-k']), ';', ...sendKeysArgs(target, ['Enter'])];
+  return [...sendKeysArgs(target, ['C-x', 'C-k']), ';', ...sendKeysArgs(target, ['Enter'])];
 }
 
 /**

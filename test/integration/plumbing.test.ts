@@ -27,6 +27,19 @@ describe('plumbing stays out of sight', () => {
     assert.ok(!raw.includes('\x07'), `no bell rung by clearing the prompt: ${JSON.stringify(raw)}`);
   });
 
+  test('a half-typed line is cleared before a job, in emacs and in vi mode, without running it', async () => {
+    for (const mode of ['emacs', 'vi']) {
+      await h.ok(['exec', sh, '--', `set -o ${mode}`]);
+      await h.ok(['send', '--no-enter', sh, 'echo half-typed']);
+      assert.equal(await h.ok(['exec', sh, '--', `echo ${mode}-job`]), `${mode}-job`);
+      assert.equal(await h.ok(['exec', sh, '--', 'echo after']), 'after');
+    }
+    await h.ok(['exec', sh, '--', 'set -o emacs']);
+    const plain = (await h.run(['logs', sh])).stdout;
+    // What was typed stays in the log as typed (then erased); it never ran.
+    assert.ok(!plain.split('\n').includes('half-typed') && !/command not found/.test(plain), plain);
+  });
+
   test("a job's stderr holds only what it wrote: no bash 'Terminated' notice after --timeout", async () => {
     const r = await h.run(['exec', '--timeout', '1s', sh, '--', 'echo before >&2; sleep 30']);
     assert.equal(r.code, 124);

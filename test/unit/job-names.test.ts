@@ -5,7 +5,7 @@ import { paneTarget, typeJobArgs, wakePromptArgs } from '../../src/tmux/commands
 
 describe('wakePromptArgs', () => {
   test('one tmux call: clear the prompt line without a bell, then Enter; nothing typed', () => {
-    assert.deepEqual(wakePromptArgs('%3'), ['send-keys', '-t', '%3', '--', 'C-a', 'C-k', ';', 'send-keys', '-t', '%3', '--', 'Enter']);
+    assert.deepEqual(wakePromptArgs('%3'), ['send-keys', '-t', '%3', '--', 'C-x', 'C-k', ';', 'send-keys', '-t', '%3', '--', 'Enter']);
   });
 });
 
