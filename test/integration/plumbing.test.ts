@@ -16,11 +16,20 @@ describe('plumbing stays out of sight', () => {
 
   test('exec types nothing a person or a log reader sees: no __amux_ text in the pane, the log or --raw', async () => {
     for (const word of ['first-job', 'second-job', 'third-job']) assert.equal(await h.ok(['exec', sh, '--', `echo ${word}`]), word);
-    const screen = await h.ok(['logs', '--screen', sh]);
-    const plain = (await h.run(['logs', sh])).stdout;
-    const raw = (await h.run(['logs', '--raw', sh])).raw.toString('latin1');
-    const pane = h.tmux(['capture-pane', '-p', '-S', '-', '-t', `=amux-${sh}:`]);
-    for (const [name, text] of Object.entries({ screen, plain, raw, pane })) {
+    // tmux draws the pane and copies the log on its own time: read until both show the last job.
+    let texts: Record<string, string> = {};
+    for (let i = 0; i < 100; i++) {
+      texts = {
+        screen: await h.ok(['logs', '--screen', sh]),
+        plain: (await h.run(['logs', sh])).stdout,
+        raw: (await h.run(['logs', '--raw', sh])).raw.toString('latin1'),
+        pane: h.tmux(['capture-pane', '-p', '-S', '-', '-t', `=amux-${sh}:`]),
+      };
+      if (Object.values(texts).every((t) => t.includes('third-job'))) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const raw = texts.raw!;
+    for (const [name, text] of Object.entries(texts)) {
       assert.ok(!text.includes('__amux'), `${name} shows amux's plumbing: ${JSON.stringify(text)}`);
       assert.ok(text.includes('third-job'), `${name} lacks the output: ${JSON.stringify(text)}`);
     }
