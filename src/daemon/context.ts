@@ -40,6 +40,8 @@ export interface Runtime {
   preparing?: boolean;
   /** An end decided and acted on (a kill) whose row could not be written (a full disk): written by the next status write (transitions.ts). */
   unwritten?: { decision: Decision; at: number };
+  /** Its shell takes a job's number from \`jobs/go\` (ADR 0031); false for a shell of an older rcfile. */
+  readsGo?: boolean;
 }
 
 /** Everything the daemon's parts share. */

@@ -12,6 +12,7 @@ export const ERROR_CODES = {
   method_not_allowed: { exit: EXIT.usage, http: 405 },
   payload_too_large: { exit: EXIT.usage, http: 413 },
   session_not_found: { exit: EXIT.failed, http: 404 },
+  session_removed: { exit: EXIT.failed, http: 410 },
   job_not_found: { exit: EXIT.failed, http: 404 },
   ambiguous_id: { exit: EXIT.failed, http: 409 },
   name_in_use: { exit: EXIT.failed, http: 409 },

@@ -4,7 +4,7 @@
 export interface LogsQuery {
   /** Absolute byte offset to start at. */
   sinceOffset?: number;
-  /** At most this many bytes (plus up to one job marker, so that every page advances). */
+  /** At most this many bytes; a page never splits an escape sequence, a job marker or a character (ADR 0031). */
   limit?: number;
   /** Stream until the session has ended (close-delimited body). */
   follow?: boolean;

@@ -40,6 +40,9 @@ unset HISTFILE
 HISTCONTROL=ignoreboth
 PS1=${ps1}
 bind 'set enable-bracketed-paste off' 2>/dev/null
+# The daemon clears the prompt line with C-x C-k before it hands over a job (ADR 0031): kill-whole-line
+# in every keymap, so that a mode a job chose (set -o vi) clears it too, and an empty line rings no bell.
+for __amux_v in emacs vi-insert vi-command; do bind -m "$__amux_v" '"\\C-x\\C-k": kill-whole-line' 2>/dev/null; done; unset __amux_v
 __amux_sid=${q(spec.sessionId)}
 __amux_nonce=${q(spec.nonce)}
 __amux_exits=${q(spec.exitsDir)}
@@ -47,6 +50,8 @@ __amux_jobs=${q(spec.jobsDir)}
 __amux_running=
 __amux_stopped_before=
 __amux_next=${spec.firstJob ?? ''}
+__amux_taken=${spec.firstJob ?? 0}
+__amux_src=
 __amux_io=
 __amux_in=
 __amux_prep=
@@ -172,8 +177,20 @@ __amux_done() {
   if [[ -n $stopped && $stopped != "$__amux_stopped_before" ]]; then return; fi
   __amux_finish "$__amux_running" "$1"
 }
+# The daemon hands a job over without typing it (ADR 0031): it writes the job's number to jobs/go and
+# presses Enter at the empty prompt; the prompt then takes a number it has not taken yet, if its job file
+# is there (a job the shell was too late for has none). Builtins only: this runs at every prompt.
+__amux_take() {
+  local n=
+  read -r n < "$__amux_jobs/go"
+  if [[ $n =~ ^[1-9][0-9]*$ ]] && (( n > __amux_taken )) && [[ -r $__amux_jobs/$n.bash ]]; then
+    __amux_taken=$n
+    __amux_next=$n
+  fi
+}
 __amux_pre() {
   local s=$?
+  if [[ -z $__amux_next && -r $__amux_jobs/go ]]; then __amux_take; fi
   if [[ -n $__amux_running ]]; then __amux_done "$s"; fi
   # amux only hands over a job at an idle prompt: one still \`running\` here is suspended (Ctrl-Z),
   # and it ends as stopped (128+SIGTSTP) so that the shell takes new jobs; it stays in \`jobs\`.
@@ -202,7 +219,10 @@ trap '__amux_on_exit "$?"' EXIT
 # An interactive bash ignores TERM; \`amux kill\` and a timeout must reach a command that is a loop
 # of the shell itself: the shell ends after its current foreground command, as 128+TERM.
 trap 'exit 143' TERM
-PROMPT_COMMAND='if __amux_pre; then source "$__amux_jobs/$__amux_running.bash"; __amux_done "$?"; fi; if [[ $__amux_prep == want ]]; then __amux_io_prepare; fi'
+# The job file runs as the prompt's own text, not \`source\`d (ADR 0031): bash then keeps the notice of a
+# job killed by a signal ("Terminated") for the terminal at the next prompt, out of the job's stderr,
+# and \`return\` in a job is what it is at a prompt.
+PROMPT_COMMAND='if __amux_pre; then IFS= read -r -d "" __amux_src < "$__amux_jobs/$__amux_running.bash"; eval -- "$__amux_src"; __amux_done "$?"; fi; if [[ $__amux_prep == want ]]; then __amux_io_prepare; fi'
 `;
 }
 

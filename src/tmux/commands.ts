@@ -187,8 +187,18 @@ export function pasteCalls(target: string, buffer: string, enter: boolean): stri
 }
 
 /**
- * One tmux call that hands job \`seq\` to a session's shell (ADR 0009): clear whatever is typed at
- * the prompt (C-e C-u), type \` __amux_next=seq\` (the leading space keeps it out of history), Enter.
+ * One tmux call that hands a job to a session's shell (ADR 0009, 0031): clear whatever is typed at
+ * the prompt (C-x C-k, which the rcfile binds to kill-whole-line in every keymap: unlike C-u, no
+ * bell on an empty line), then Enter on the empty line. The job's number is in the session's
+ * \`jobs/go\`, read by the prompt; nothing is typed that a person or a log reader would see.
+ */
+export function wakePromptArgs(target: string): string[] {
+  return [...sendKeysArgs(target, ['C-x', 'C-k']), ';', ...sendKeysArgs(target, ['Enter'])];
+}
+
+/**
+ * The same for a shell whose rcfile predates \`jobs/go\` (started by an older daemon): type
+ * \` __amux_next=seq\` (the leading space keeps it out of history), Enter.
  */
 export function typeJobArgs(target: string, seq: number): string[] {
   if (!Number.isInteger(seq) || seq < 1) throw new Error(`invalid job number ${seq}`);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
 import { request } from 'node:http';
 import { after, describe, test } from 'node:test';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { amuxHome, BIN, sleep } from '../helpers/amux.js';
 import { installed } from '../helpers/programs.js';
@@ -462,10 +462,12 @@ describe('amux exec: jobs in a shell session', () => {
     };
     assert.equal((await h.run(['exec', one, '--', 'echo first'])).stdout, 'first\n');
     const taken = await readyPids();
+    const prepared = statSync(next).ino;
     const r = await h.run(['exec', one, '--', 'echo out; echo err >&2; (exit 3)']);
     assert.deepEqual([r.code, r.stdout, r.stderr], [3, 'out\n', 'err\n']);
     const [job] = JSON.parse(await h.ok(['jobs', one, '--json', '-n', '1']));
-    assert.ok(existsSync(join(h.home, 'sessions', one, 'jobs', String(job.seq), 'ready')), 'the job ran in the prepared directory');
+    // Renamed to the job's own (its `ready` and FIFOs are pruned at its end, ADR 0031).
+    assert.equal(statSync(join(h.home, 'sessions', one, 'jobs', String(job.seq))).ino, prepared, 'the job ran in the prepared directory');
     const alive = (pids: number[]) => pids.filter((p) => existsSync(`/proc/${p}`) && !/\) Z /.test(readFileSync(`/proc/${p}/stat`, 'utf8')));
     assert.deepEqual(alive(taken), [], 'the pipelines of the taken capture ended with their job');
     // A shell killed without its EXIT trap leaves its new prepared capture to the daemon.

@@ -1,9 +1,15 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { parseExitFileName } from '../../src/daemon/output/exit-files.js';
-import { paneTarget, typeJobArgs } from '../../src/tmux/commands.js';
+import { paneTarget, typeJobArgs, wakePromptArgs } from '../../src/tmux/commands.js';
 
-describe('typeJobArgs', () => {
+describe('wakePromptArgs', () => {
+  test('one tmux call: clear the prompt line without a bell, then Enter; nothing typed', () => {
+    assert.deepEqual(wakePromptArgs('%3'), ['send-keys', '-t', '%3', '--', 'C-x', 'C-k', ';', 'send-keys', '-t', '%3', '--', 'Enter']);
+  });
+});
+
+describe('typeJobArgs (a shell of an older rcfile)', () => {
   test('one tmux call: clear the prompt line, type the job number, Enter', () => {
     assert.deepEqual(typeJobArgs('%3', 2), [
       'send-keys', '-t', '%3', '--', 'C-e', 'C-u',

@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { AmuxError } from '../../errors.js';
+import { sessionRemoved } from '../../core/removed.js';
 import type { Client } from '../../client/client.js';
 import { attachArgs } from '../../tmux/commands.js';
 
@@ -17,7 +18,7 @@ export async function attachCommand(client: Client, ref: string, opts: { readOnl
     if (res.error) throw new AmuxError('host_unreachable', `${remote.url}: cannot run ssh: ${res.error.message}`);
     return res.status === 255 ? 3 : (res.status ?? 1);
   }
-  if (session.removed) throw new AmuxError('invalid_state', `session ${session.id} was removed`);
+  if (session.removedAt) throw sessionRemoved(session.id, Date.parse(session.removedAt));
   if (session.status === 'pending') throw new AmuxError('invalid_state', `session ${session.id} is pending (waiting for a maxLive slot); attach once it runs (see 'amux ps')`);
   if (session.closedAt) throw new AmuxError('invalid_state', `session ${session.id} finished and its tmux session was closed after finishedTtl; see 'amux logs ${session.id}'`);
   const env = { ...process.env };

@@ -10,25 +10,7 @@ import type { ExecFlags } from '../parse.js';
 import { printJson, writeOut } from '../output.js';
 import { signalNumber } from '../../core/signals.js';
 import { InterruptForwarder } from '../interrupt.js';
-
-/** What `exec --json` keeps of a stream: its newest 1 MiB, as the daemon does. */
-const KEEP = 1024 * 1024;
-
-class Tail {
-  private parts: Buffer[] = [];
-  private size = 0;
-
-  push(b: Buffer): void {
-    this.parts.push(b);
-    this.size += b.length;
-    while (this.parts.length > 1 && this.size - this.parts[0]!.length >= KEEP) this.size -= this.parts.shift()!.length;
-  }
-
-  text(): string {
-    const all = Buffer.concat(this.parts);
-    return all.subarray(Math.max(0, all.length - KEEP)).toString('utf8');
-  }
-}
+import { Tail } from '../tail.js';
 
 function jsonResult(job: JobView, stdout: string, stderr: string) {
   return {

@@ -71,7 +71,7 @@ export async function logsCommand(client: Client, ref: string, opts: LogsOptions
 
 /**
  * A page's bytes in JSON: plain text by default; with --raw the exact bytes, as UTF-8 text when
- * they are valid UTF-8 and as base64 otherwise (binary output, or a page that splits a character),
+ * they are valid UTF-8 and as base64 otherwise (binary output; the daemon never splits a character),
  * so that pages put together are byte-exact.
  */
 export function jsonData(data: Buffer, raw: boolean | undefined): { encoding: 'utf8' | 'base64'; data: string } {

@@ -7,6 +7,8 @@ import { endedCode } from '../ended.js';
 import { pipeFollowed } from '../follow.js';
 import { printJson, writeOut } from '../output.js';
 import { InterruptForwarder } from '../interrupt.js';
+import { Tail } from '../tail.js';
+import { renderPlain } from '../../core/log-render.js';
 
 export interface RunOptions {
   name?: string;
@@ -89,13 +91,16 @@ async function streamAndWait(client: Client, id: string, opts: RunOptions, sigin
   sigint.attach(id, () => res?.destroy(), (signal) => client.sessions.kill(id, { signal }));
   res = await client.sessions.logs(id, { follow: true, job: 1 });
   if (sigint.count > 1) res.destroy();
-  if (!(await pipeFollowed(res, sigint, !process.stdout.isTTY, writeOut))) {
+  // With --json, stdout holds one JSON object and nothing else: the output goes into it, not to stdout.
+  const output = opts.json ? new Tail() : null;
+  const sink = output ? async (data: Buffer) => output.push(data) : writeOut;
+  if (!(await pipeFollowed(res, sigint, !process.stdout.isTTY || output !== null, sink))) {
     process.stderr.write(`amux: left session ${id} running; see 'amux logs ${id}'\n`);
     return 130;
   }
   const { results } = await client.wait({ ids: [id] });
   const result = results[0]!;
   if (opts.rm) await client.sessions.remove(id);
-  if (opts.json) printJson({ ...result });
+  if (output) printJson({ ...result, output: renderPlain(output.text()) });
   return endedCode('session', result);
 }

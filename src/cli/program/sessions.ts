@@ -26,7 +26,7 @@ export function addSessionCommands(program: Command, { setExit, client, router, 
     .option('--after <ids>', 'start once these sessions (comma-separated) completed with exit 0; fail unstarted if one ended otherwise')
     .option('--on-end <cmd>', 'a shell command run when the session ends, with AMUX_ID, AMUX_NAME, AMUX_STATUS, AMUX_EXIT_CODE set')
     .option('--delay <dur>', 'start no earlier than this long from now (pending until then)', durationOption('--delay'))
-    .option('--json', 'print the session as JSON')
+    .option('--json', 'print the session as JSON; with -w, only the end result {id, status, exitCode, …, output} (the output, as plain text, goes into it instead of streaming)')
     .addHelpText('after', '\nWith maxLive set (AMUX_MAX_LIVE), a run beyond the limit is pending and starts when a slot frees (FIFO).')
     .addHelpText('after', examples(
       ['amux run -- make', 'start make in a session; prints its id'],
@@ -97,7 +97,7 @@ export function addSessionCommands(program: Command, { setExit, client, router, 
     .option('--raw', 'exact bytes, escape sequences included')
     .option('--screen', 'what the pane shows right now')
     .option('--since-offset <bytes>', 'start at this absolute byte offset', intOption('--since-offset'))
-    .option('--limit <bytes>', 'at most this many bytes', intOption('--limit'))
+    .option('--limit <bytes>', 'at most this many bytes; a page never splits an escape sequence or a character', intOption('--limit'))
     .option('--json', 'one object {offset, nextOffset, truncated, encoding, data} (for paging; data is base64 when --raw bytes are not UTF-8)')
     .addHelpText('after', examples(
       ['amux logs -f web', 'print its output as it comes, until it ends'],

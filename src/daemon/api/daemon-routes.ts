@@ -23,7 +23,7 @@ export function registerDaemonRoutes(r: Router, { ctx, monitor }: Engine, stop: 
 
   r.on(ROUTES.wait, async (q): Promise<WaitAnswer> => {
     const { refs, spec } = parseWait(await q.body());
-    const targets = refs.map((ref) => resolveTarget(ctx, ref));
+    const targets = refs.map((ref) => resolveTarget(ctx, ref, true));
     q.long();
     const abort = new AbortController();
     q.res.on('close', () => abort.abort());

@@ -10,6 +10,7 @@ import { killTarget } from './session-routes.js';
 import { openStream } from './stream.js';
 import { parseExec, parseKill } from './validate.js';
 import { jobView } from './views.js';
+import { withLiveTotals } from '../job/streams.js';
 
 const FRAMES = { 'content-type': 'application/vnd.amux.frames' };
 
@@ -27,7 +28,7 @@ export function registerJobRoutes(r: Router, engine: Engine): void {
     const j = await jobs.exec(s.id, spec, abort.signal, stream);
     if (stream) return writeAll(q.res, jobs.streams.frames(j, true, undefined, true));
     q.res.statusCode = 201;
-    return jobView(j);
+    return jobView(withLiveTotals(ctx, j));
   });
 
   r.on(ROUTES.listJobs, async (q): Promise<JobView[]> => {
@@ -35,16 +36,16 @@ export function registerJobRoutes(r: Router, engine: Engine): void {
     const now = Date.now();
     return ctx.store.listJobs(s.id, {
       statuses: q.query.status, background: q.query.background, limit: q.query.limit,
-    }).map((j) => jobView(j, now));
+    }).map((j) => jobView(withLiveTotals(ctx, j), now));
   });
 
-  r.on(ROUTES.getJob, async (q): Promise<JobView> => jobView(jobs.get(q.params.id!)));
+  r.on(ROUTES.getJob, async (q): Promise<JobView> => jobView(withLiveTotals(ctx, jobs.get(q.params.id!))));
 
   r.on(ROUTES.killJob, async (q): Promise<JobView> => {
     const id = q.params.id!;
     if (!parseJobId(id)) throw new AmuxError('invalid_argument', `'${id}' is not a job id (job-<session>-<n>); to kill a session: POST ${ROUTES.killSession.path}`);
-    await killTarget(engine, resolveTarget(ctx, id), parseKill(await q.body()));
-    return jobView(jobs.get(id));
+    await killTarget(engine, resolveTarget(ctx, id, false), parseKill(await q.body()));
+    return jobView(withLiveTotals(ctx, jobs.get(id)));
   });
 
   // The body streams into the job's stdin as the job reads it; its end is the job's EOF. The head
@@ -62,6 +63,7 @@ export function registerJobRoutes(r: Router, engine: Engine): void {
 
   r.on(ROUTES.jobOutput, async (q) => {
     const j = jobs.get(q.params.id!);
+    resolveSession(ctx, j.sessionId); // a removed session's files are gone: session_removed
     if (j.tty) {
       throw new AmuxError('invalid_state', `job ${j.id} ran on the terminal, so its output is in the session log: GET ${pathOf(ROUTES.logs, { ref: j.sessionId }, { job: j.seq })}`);
     }

@@ -23,6 +23,7 @@ import type { Router } from './router.js';
 import { openStream } from './stream.js';
 import { grace, parseCreate, parseInput, parseKill, parsePrune } from './validate.js';
 import { eventView, jobView, sessionView } from './views.js';
+import { withLiveTotals } from '../job/streams.js';
 
 /** Sessions: list, create, inspect, remove, kill, pause, resume, input, logs, screen, prune. */
 /** `amux kill`: a session, or one job (job 1 of a command session is the session); answers with what was killed. */
@@ -64,7 +65,7 @@ export function registerSessionRoutes(r: Router, engine: Engine): void {
     const s = freshLog(engine, found);
     return {
       session: sessionView(s, Date.now(), ctx.runtime.get(s.id)),
-      jobs: ctx.store.listJobs(s.id).map((j) => jobView(j)),
+      jobs: ctx.store.listJobs(s.id).map((j) => jobView(withLiveTotals(ctx, j))),
       events: ctx.store.listEvents(s.id, 50).map(eventView),
       lastOutput: s.lastOutput,
     };
@@ -75,7 +76,7 @@ export function registerSessionRoutes(r: Router, engine: Engine): void {
     return sessionView(await removeSession(ctx, s.id, q.query.force === true, grace(queryDuration(q.query.graceMs, 'graceMs'))));
   });
 
-  r.on(ROUTES.killSession, async (q) => killTarget(engine, resolveTarget(ctx, q.params.ref!), parseKill(await q.body())));
+  r.on(ROUTES.killSession, async (q) => killTarget(engine, resolveTarget(ctx, q.params.ref!, false), parseKill(await q.body())));
 
   r.on(ROUTES.sendInput, async (q): Promise<SendReceipt> => {
     const s = resolveSession(ctx, q.params.ref!);
@@ -106,8 +107,7 @@ export function registerSessionRoutes(r: Router, engine: Engine): void {
   r.on(ROUTES.resume, async (q): Promise<SessionView> => sessionView(await resumeSession(ctx, resolveSession(ctx, q.params.ref!).id)));
 
   r.on(ROUTES.logs, async (q) => {
-    let s = resolveSession(ctx, q.params.ref!, true);
-    if (s.removedAt) throw new AmuxError('invalid_state', `session ${s.id} was removed; its last output is kept in 'amux inspect ${s.id}'`);
+    let s = resolveSession(ctx, q.params.ref!);
     const follow = q.query.follow === true;
     if (s.status === 'pending' && follow) {
       // Following a queued session (`run -w` beyond maxLive) starts once it does.

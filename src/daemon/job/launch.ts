@@ -6,10 +6,10 @@ import { AmuxError } from '../../errors.js';
 import { sessionPaths } from '../../paths.js';
 import { terminalForeground } from '../../process/process-table.js';
 import { buildJobScript, type JobMode } from '../../shell/job-script.js';
-import { paneTarget, typeJobArgs } from '../../tmux/commands.js';
 import { runtimeOf, type DaemonContext } from '../context.js';
 import { readStartNotice } from '../output/exit-files.js';
 import { runningSession } from '../session/guards.js';
+import { handOver } from './hand-over.js';
 import { releaseCapture, takePrepared } from './prepared.js';
 import type { JobState } from './state.js';
 import type { JobStdin } from './stdin.js';
@@ -134,7 +134,7 @@ async function launch(p: LaunchParts, s: SessionRecord, spec: JobSpec, hold: boo
   if (mode !== 'background') state.setForeground(s.id, id);
   let start: string | null;
   try {
-    await ctx.tmux.run(typeJobArgs(paneTarget(s.id), seq));
+    await handOver(ctx, s.id, seq);
     start = await awaitStart(p, s.id, seq);
     if (start === null) throw new AmuxError('operation_failed', `session ${s.id}: its shell did not start job ${id} within ${START_TIMEOUT_MS / 1000} s; is something running in it? ('amux logs ${s.id} --screen')`);
   } catch (err) {
@@ -148,18 +148,19 @@ async function launch(p: LaunchParts, s: SessionRecord, spec: JobSpec, hold: boo
   // The shell holds the read end of the job's stdin now: closing the daemon's end is an EOF, not a loss.
   if (stdinFifo) p.stdin.started(id);
   const pid = mode === 'background' ? Number(start) || null : null;
-  if (pid) ctx.store.updateJob(id, { pid });
+  if (pid && ctx.store.getJob(id)?.status === 'running') ctx.store.updateJob(id, { pid });
   return ctx.store.getJob(id)!;
 }
 
 /**
  * The start notice once the shell wrote it; null after START_TIMEOUT_MS. Woken by the exit
- * watch (inotify), polled every 50 ms as a fallback.
+ * watch (inotify), polled every 50 ms as a fallback. A job that has already ended started: its
+ * notice went with its plumbing (plumbing.ts), so its content is not known ('').
  */
 async function awaitStart(p: LaunchParts, sessionId: string, seq: number): Promise<string | null> {
   const deadline = Date.now() + START_TIMEOUT_MS;
   for (;;) {
-    const start = readStartNotice(p.ctx, sessionId, seq);
+    const start = readStartNotice(p.ctx, sessionId, seq) ?? (p.ctx.store.getJob(jobId(sessionId, seq))?.status === 'running' ? null : '');
     if (start !== null || Date.now() >= deadline) return start;
     await p.state.awaitStartNotice(jobId(sessionId, seq), 50);
   }

@@ -1,6 +1,8 @@
 import { decideJobEnd, type JobEndCause, type KillReason } from '../../core/job-end.js';
 import type { JobRecord } from '../../core/records.js';
 import type { DaemonContext } from '../context.js';
+import { readStartNotice } from '../output/exit-files.js';
+import { pruneJobPlumbing } from './plumbing.js';
 import { streamDirOf, streamTotals } from './streams.js';
 
 /**
@@ -69,7 +71,11 @@ export class JobState {
     if (!cur || cur.status !== 'running') return cur ?? j;
     const k = this.killing.get(j.id);
     const end = decideJobEnd(cause, k ? { ...k, timeoutMs: cur.timeoutMs } : null);
-    const patch: Partial<JobRecord> = { ...end, endedAt: Math.max(at, cur.startedAt) };
+    // A note written while it ran (its stdin was cut, stdin.ts) stays, after the end's own error.
+    const error = [end.error, cur.error].filter(Boolean).join('; ') || null;
+    const patch: Partial<JobRecord> = { ...end, error, endedAt: Math.max(at, cur.startedAt) };
+    // Its start notice goes with its plumbing below: a background job's pid is kept from it first.
+    if (cur.background && !cur.pid) patch.pid = Number(readStartNotice(ctx, j.sessionId, j.seq)) || null;
     if (!cur.tty) {
       const dir = streamDirOf(ctx, j.sessionId, j.seq);
       const out = streamTotals(dir, 'stdout');
@@ -86,6 +92,7 @@ export class JobState {
     });
     this.killing.delete(j.id);
     if (this.foreground.get(j.sessionId) === j.id) this.foreground.delete(j.sessionId);
+    pruneJobPlumbing(ctx, j);
     ctx.bus.emit('job', j.id);
     ctx.bus.emit('change', j.sessionId);
     return { ...cur, ...patch };

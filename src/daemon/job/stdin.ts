@@ -43,7 +43,7 @@ export class JobStdin {
   private readonly pipes = new Map<string, Pipe>();
   private readonly mkfifo = mkfifoPath();
 
-  constructor(ctx: DaemonContext) {
+  constructor(private readonly ctx: DaemonContext) {
     ctx.bus.on('job', (id: string) => {
       if (this.pipes.has(id) && ctx.store.getJob(id)?.status !== 'running') this.close(id);
     });
@@ -139,9 +139,15 @@ export class JobStdin {
         });
       };
       const onGone = () => {
-        if (source.readableEnded) return;
+        if (source.readableEnded || settled) return;
         finish(false);
-        this.close(j.id);
+        recordCut(this.ctx, j.id, bytes);
+        // What came is the job's, as at the end of a body: handed over first, then the EOF.
+        p.socket.write(Buffer.alloc(0), () => {
+          void p.started.then(() => {
+            if (this.pipes.get(j.id) === p) this.close(j.id);
+          });
+        });
       };
       p.onClose.push(() => finish(false));
       source.on('data', onData).on('end', onEnd).on('close', onGone).on('error', onGone);
@@ -159,4 +165,20 @@ export class JobStdin {
     p.taken = true;
     return p;
   }
+}
+
+/**
+ * A body that stopped before its end while the job ran (its client went away, or a second Ctrl-C
+ * left the job): the job has its EOF like any other, and its record says so (ADR 0017): an
+ * `error` event now, and the job's `error`, kept at its end (state.ts `finish`).
+ */
+function recordCut(ctx: DaemonContext, id: string, bytes: number): void {
+  const j = ctx.store.getJob(id);
+  if (j?.status !== 'running') return;
+  const message = `stdin cut after ${bytes} bytes: its client went away before the end of its stdin`;
+  ctx.store.tx(() => {
+    ctx.store.updateJob(id, { error: message });
+    ctx.store.addEvent({ sessionId: j.sessionId, jobId: id, type: 'error', data: { message, stdinBytes: bytes }, createdAt: Date.now() });
+  });
+  ctx.bus.emit('change', j.sessionId);
 }

@@ -7,6 +7,7 @@ import type { JobStream } from '../../protocol/jobs.js';
 import { jobView } from '../api/views.js';
 import type { DaemonContext } from '../context.js';
 import { JOB_STREAM_CAP, JOB_STREAM_CHUNK, JOB_STREAM_KEEP, logExtent, pruneChunks, readLog } from '../output/log-files.js';
+import { readPage } from '../output/log-page.js';
 
 /**
  * A live reader holds a job's streams: the ring keeps every chunk until the reader has read it,
@@ -25,6 +26,18 @@ export function streamDirOf(ctx: DaemonContext, sessionId: string, seq: number):
 export function streamTotals(dir: string, stream: JobStream): { bytes: number; truncated: boolean; first: number } {
   const e = logExtent(dir, JOB_STREAM_CHUNK, PREFIX[stream]);
   return { bytes: e.end, truncated: e.end > JOB_STREAM_CAP, first: Math.max(e.first, e.end - JOB_STREAM_CAP) };
+}
+
+/**
+ * A job as it stands: a running captured job's byte counts are those written so far (the row has
+ * them only from its end, state.ts `finish`).
+ */
+export function withLiveTotals(ctx: DaemonContext, j: JobRecord): JobRecord {
+  if (j.status !== 'running' || j.tty) return j;
+  const dir = streamDirOf(ctx, j.sessionId, j.seq);
+  const out = streamTotals(dir, 'stdout');
+  const err = streamTotals(dir, 'stderr');
+  return { ...j, stdoutBytes: out.bytes, stderrBytes: err.bytes, stdoutTruncated: out.truncated, stderrTruncated: err.truncated };
 }
 
 /** A job's captured stdout and stderr (ADR 0009): holds of live readers, pages, and frames. */
@@ -57,8 +70,10 @@ export class JobStreams {
   /** The newest kept bytes of one captured stream, from `sinceOffset`, at most `limit`. */
   read(j: JobRecord, stream: JobStream, sinceOffset: number, limit: number) {
     const dir = streamDirOf(this.ctx, j.sessionId, j.seq);
+    const ended = this.ctx.store.getJob(j.id)?.status !== 'running';
     const t = streamTotals(dir, stream);
-    const r = readLog(dir, JOB_STREAM_CHUNK, Math.max(sinceOffset, t.first), limit, PREFIX[stream]);
+    // A page never splits an escape sequence or a character (ADR 0031).
+    const r = readPage(dir, JOB_STREAM_CHUNK, Math.max(sinceOffset, t.first), limit, ended, PREFIX[stream]);
     return { data: r.data, offset: r.offset, nextOffset: r.nextOffset, total: t.bytes, truncated: t.truncated };
   }
 
@@ -95,7 +110,7 @@ export class JobStreams {
       }
     }
     try {
-      yield encodeFrame(FRAME.start, Buffer.from(JSON.stringify(jobView(j))));
+      yield encodeFrame(FRAME.start, Buffer.from(JSON.stringify(jobView(withLiveTotals(ctx, j)))));
       const offsets: Record<JobStream, number> = { stdout: 0, stderr: 0 };
       // A reader held from the job's start reads every byte; one that comes later, the kept tail.
       for (const st of streams) offsets[st] = held ? logExtent(dir, JOB_STREAM_CHUNK, PREFIX[st]).first : streamTotals(dir, st).first;

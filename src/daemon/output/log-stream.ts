@@ -1,10 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { MAX_MARK, markerPrefix, MarkerStream } from '../../core/markers.js';
+import { markerPrefix, MarkerStream } from '../../core/markers.js';
 import type { JobRecord, SessionRecord } from '../../core/records.js';
 import { isTerminal } from '../../core/status.js';
 import { sessionPaths } from '../../paths.js';
 import type { DaemonContext } from '../context.js';
 import { logExtent, readLog, type LogRead } from './log-files.js';
+import { readPage } from './log-page.js';
 
 export interface LogQuery {
   sinceOffset: number;
@@ -62,25 +63,18 @@ export function readSessionLog(ctx: DaemonContext, s: SessionRecord, q: LogQuery
   const dir = sessionPaths(ctx.paths, s.id).logDir;
   const chunk = s.logChunkBytes;
   const stream = new MarkerStream(s.nonce);
-  const first = readLog(dir, chunk, q.sinceOffset, q.follow ? PAGE : Math.min(q.limit, PAGE * 64));
+  // A page never splits an escape sequence, a job marker or a character (ADR 0031).
+  const ended = isTerminal(ctx.store.getSession(s.id)?.status ?? 'failed');
+  const first = q.follow ? readLog(dir, chunk, q.sinceOffset, PAGE) : readPage(dir, chunk, q.sinceOffset, Math.min(q.limit, PAGE * 64), ended);
   // Job 1 starts with the log: when its start was dropped, the kept log is inside it. A later job's
   // start marker is further on; when it was dropped, nothing of the job is known to be left.
   const filter = new JobFilter(q.job, first.offset > 0 && q.job === 1);
   const page: LogPage = { offset: first.offset, nextOffset: null, truncated: first.extent.truncated };
   if (q.follow) return { page, body: follow(ctx, s, filter, stream, first) };
 
-  let read = first;
-  // A page that holds only the start of a job marker would not advance; it extends to the end of
-  // the marker (at most MAX_MARK bytes more), which is then stripped.
-  if (read.data.length > 0 && read.data.length < MAX_MARK && read.nextOffset < read.extent.end) {
-    const longer = readLog(dir, chunk, q.sinceOffset, read.data.length + MAX_MARK);
-    const probe = new MarkerStream(s.nonce);
-    probe.feed(read.data);
-    if (probe.offset === 0) read = longer;
-  }
-  const final = read.nextOffset >= read.extent.end && isTerminal(ctx.store.getSession(s.id)?.status ?? 'failed');
-  const data = Buffer.concat(filter.take(stream, read.data, final));
-  page.nextOffset = read.offset + stream.offset;
+  const final = first.nextOffset >= first.extent.end && ended;
+  const data = Buffer.concat(filter.take(stream, first.data, final));
+  page.nextOffset = first.offset + stream.offset;
   return { page, body: (async function* () { yield data; })() };
 }
 

@@ -1,12 +1,14 @@
 import type { SessionRecord } from '../../core/records.js';
 import { isTerminal } from '../../core/status.js';
 import { AmuxError } from '../../errors.js';
+import { sessionRemoved } from '../../core/removed.js';
 import type { DaemonContext } from '../context.js';
 
 /** The session of `id`, unless it was removed: what every operation on a session starts from. */
 export function openSession(ctx: DaemonContext, id: string): SessionRecord {
   const s = ctx.store.getSession(id);
-  if (!s || s.removedAt) throw new AmuxError('session_not_found', `no such session: ${id}`);
+  if (!s) throw new AmuxError('session_not_found', `no such session: ${id}`);
+  if (s.removedAt) throw sessionRemoved(s.id, s.removedAt);
   return s;
 }
 

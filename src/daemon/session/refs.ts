@@ -2,25 +2,33 @@ import { jobId, parseJobId, resolveRef, SESSION_ID } from '../../core/ids.js';
 import { isMainJob } from '../../core/job-end.js';
 import type { SessionRecord } from '../../core/records.js';
 import { AmuxError } from '../../errors.js';
+import { sessionRemoved } from '../../core/removed.js';
 import type { DaemonContext } from '../context.js';
 
 /** What `wait` and `kill` act on: a session, or one job (job 1 of a command session is the session). */
 export type Target = { kind: 'session'; id: string } | { kind: 'job'; id: string; sessionId: string };
 
-/** Resolves a reference (id, name, unique prefix; README "Commands"); a full id also finds removed sessions. */
-export function resolveSession(ctx: DaemonContext, ref: string, includeRemoved = false): SessionRecord {
+/**
+ * Resolves a reference (id, name, unique prefix; README "Commands"). A full id of a removed session
+ * is found by what reads history (`history`); every other verb gets `session_removed`.
+ */
+export function resolveSession(ctx: DaemonContext, ref: string, history = false): SessionRecord {
   if (SESSION_ID.test(ref)) {
     const s = ctx.store.getSession(ref);
-    if (s && (includeRemoved || !s.removedAt)) return s;
+    if (s?.removedAt && !history) throw sessionRemoved(s.id, s.removedAt);
+    if (s) return s;
   }
   return resolveRef(ref, ctx.store.listSessions());
 }
 
-/** What a reference names for the commands that take sessions and jobs (wait, kill). */
-export function resolveTarget(ctx: DaemonContext, ref: string): Target {
+/**
+ * What a reference names for the commands that take sessions and jobs: `wait` reads history (a
+ * removed session's end), `kill` acts (`session_removed`).
+ */
+export function resolveTarget(ctx: DaemonContext, ref: string, history: boolean): Target {
   const job = parseJobId(ref);
-  if (!job) return { kind: 'session', id: resolveSession(ctx, ref, true).id };
-  const s = resolveSession(ctx, job.sessionId, true);
+  if (!job) return { kind: 'session', id: resolveSession(ctx, ref, history).id };
+  const s = resolveSession(ctx, job.sessionId, history);
   if (isMainJob(s, job.seq)) return { kind: 'session', id: s.id }; // also before it started (pending)
   const j = ctx.store.getJob(jobId(s.id, job.seq));
   if (!j) throw new AmuxError('job_not_found', `no such job: ${ref} (see 'amux jobs ${s.id}')`);

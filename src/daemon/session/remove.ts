@@ -39,7 +39,7 @@ export async function pruneSessions(ctx: DaemonContext, olderThanMs: number): Pr
     try {
       removed.push(await removeSession(ctx, s.id, false, 0));
     } catch (err) {
-      if (!(err instanceof AmuxError && err.code === 'session_not_found')) throw err; // removed meanwhile (--rm)
+      if (!(err instanceof AmuxError && (err.code === 'session_not_found' || err.code === 'session_removed'))) throw err; // removed meanwhile (--rm)
     }
   }
   return removed;
