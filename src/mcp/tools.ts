@@ -253,7 +253,7 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
       + '(status killed; the shell lives on). Never the session this server runs in.',
     inputSchema: {
       target: z.string().min(1).describe('a session reference or a job id'),
-      signal: z.string().optional().describe('signal name or number (default TERM)'),
+      signal: z.string().optional().describe('signal name or number (default TERM); not STOP, TSTP, TTIN, TTOU or CONT: use pause and resume'),
       graceMs: z.number().int().min(0).optional().describe('time before SIGKILL (default 5000)'),
     },
     annotations: { title: 'Kill a session or job', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
