@@ -12,15 +12,19 @@
  */
 export const WATCHDOG_SCRIPT = `id=$1 sock=$2 grace=$3 shell=$4
 exec {w}<> <(:) </dev/null >/dev/null 2>&1
-# The leader of the shell's Unix session, which must have the terminal now (else: no pane to watch).
+cd / || exit 0 # it holds no directory of the session's
+# The leader of the shell's Unix session: the pane's process, the shell's parent, \`timeout\` (ADR 0010),
+# with the terminal now. Anything else (the rcfile run outside a pane, by a test) has no pane to watch.
 read -r line < "/proc/$shell/stat" || exit 0
 rest=\${line##*) }
 set -- $rest
 leader=$4
+[[ $2 == "$leader" && -n $sock ]] || exit 0
 read -r line < "/proc/$leader/stat" || exit 0
+comm=\${line#*(}
 rest=\${line##*) }
 set -- $rest
-[[ $5 != 0 ]] || exit 0
+[[ \${comm%%)*} == timeout && $5 != 0 ]] || exit 0
 while read -r line < "/proc/$leader/stat"; do
   rest=\${line##*) }
   set -- $rest
