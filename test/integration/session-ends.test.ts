@@ -168,7 +168,7 @@ describe('nothing of a session outlives it', () => {
     assert.match(readFileSync(`/proc/${s.pid}/stat`, 'latin1'), /\(bash\) S/, 'the shell waits at its prompt');
   });
 
-  test('a paused session ends with its tmux server, with or without a daemon (issue 21)', async (t) => {
+  test('a paused session ends with its tmux server while no daemon runs (issue 21)', async (t) => {
     const h = amuxHome(t);
     const { id, fg } = await busySession(h);
     fg.kill('SIGKILL');
@@ -177,6 +177,16 @@ describe('nothing of a session outlives it', () => {
     h.tmux(['kill-server']);
     await gone(h, [id]);
     assert.equal(h.daemonPid(), null);
+  });
+
+  test('a paused session ends with its tmux session while the daemon runs', async (t) => {
+    const h = amuxHome(t);
+    const { id, fg } = await busySession(h);
+    fg.kill('SIGKILL');
+    await h.ok(['pause', id]);
+    h.tmux(['kill-session', '-t', `=amux-${id}`]);
+    await gone(h, [id]);
+    assert.equal((await h.until(id, (s) => s.status !== 'paused')).status, 'failed');
   });
 });
 
