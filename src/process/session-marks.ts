@@ -43,19 +43,23 @@ export function markOf(environ: string, tmuxSocket: string): string | null {
 }
 
 /**
- * Every process of one session, given its marked processes: them, the members of their Unix
- * sessions (a program that cleared its environment still shares the session's), and their
- * descendants. `spare`: processes never to count (the daemon itself and its Unix session).
+ * Every process of one session, given its marked processes (and its shell, while it runs): them,
+ * their descendants, and the other members of the Unix sessions they are in (a program that
+ * cleared its environment still shares the session's) where that Unix session is the pane's
+ * (`paneSid`), led by a marked process (`setsid` in the session), or left without its leader (the
+ * pane's, once its process is gone). A Unix session led by anything else (a terminal where someone
+ * exported the mark by hand) is not the session's. `spare`: never counted (the daemon).
  */
-export function sessionTree(marked: readonly number[], spare: { pids: readonly number[]; sids: readonly number[] }, members: (sid: number) => number[]): number[] {
-  const found = new Set<number>();
+export function sessionTree(
+  roots: readonly number[], paneSid: number | null, spare: readonly number[], members: (sid: number) => number[],
+): number[] {
+  const found = new Set<number>(roots);
   const sids = new Set<number>();
-  for (const pid of marked) {
-    found.add(pid);
+  for (const pid of roots) {
     const sid = sessionOf(pid);
-    if (sid && sid > 1 && !spare.sids.includes(sid)) sids.add(sid);
+    if (sid && sid > 1 && (sid === paneSid || roots.includes(sid) || !isAlive(sid))) sids.add(sid);
   }
   for (const sid of sids) for (const pid of members(sid)) found.add(pid);
   for (const pid of [...found]) for (const d of descendantsOf(pid)) found.add(d);
-  return [...found].filter((p) => p > 1 && !spare.pids.includes(p) && isAlive(p));
+  return [...found].filter((p) => p > 1 && !spare.includes(p) && isAlive(p));
 }

@@ -63,9 +63,11 @@ function processesOf(s: SessionRecord, shell: number | null, marked: readonly nu
   const paneSid = shell ? sessionOf(shell) : null;
   // The shell itself was started before its rcfile exported the mark: its Unix session finds it.
   const roots = [...marked, ...(shell ? [shell] : [])];
-  const spare = { pids: [process.pid], sids: [sessionOf(process.pid) ?? process.pid] };
   const keep = open && shell && !s.closedAt && !s.removedAt ? [shell, ...(paneSid ? [paneSid] : [])] : [];
-  return sessionTree(roots, spare, sessionMembers).filter((p) => !keep.includes(p));
+  // Never the daemon, nor what shares its Unix session (a daemon run by hand inside the session's terminal).
+  const own = sessionOf(process.pid);
+  const tree = sessionTree(roots, paneSid === own ? null : paneSid, [process.pid], sessionMembers);
+  return tree.filter((p) => !keep.includes(p) && (own === null || sessionOf(p) !== own));
 }
 
 async function openTmuxSessions(ctx: DaemonContext): Promise<Set<string>> {
