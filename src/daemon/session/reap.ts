@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { SessionRecord } from '../../core/records.js';
 import { isTerminal } from '../../core/status.js';
-import { isAlive, sessionMembers, sessionOf, signalAll } from '../../process/process-table.js';
+import { childCount, isAlive, sessionMembers, sessionOf, signalAll } from '../../process/process-table.js';
 import { markedProcesses, sessionTree } from '../../process/session-marks.js';
 import { DEFAULT_GRACE_MS, terminate } from '../../process/terminate.js';
 import { listSessionNamesArgs, tmuxSessionName } from '../../tmux/commands.js';
@@ -64,6 +64,8 @@ function processesOf(s: SessionRecord, shell: number | null, marked: readonly nu
   // The shell itself was started before its rcfile exported the mark: its Unix session finds it.
   const roots = [...marked, ...(shell ? [shell] : [])];
   const keep = open && shell && !s.closedAt && !s.removedAt ? [shell, ...(paneSid ? [paneSid] : [])] : [];
+  // The common case, a finished command's shell alone at its prompt: no pass over /proc for it.
+  if (keep.length && marked.length === 0 && childCount(shell!) === 0) return [];
   // Never the daemon, nor what shares its Unix session (a daemon run by hand inside the session's terminal).
   const own = sessionOf(process.pid);
   const tree = sessionTree(roots, paneSid === own ? null : paneSid, [process.pid], sessionMembers);
