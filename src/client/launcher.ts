@@ -106,7 +106,9 @@ function releaseStart(paths: AmuxPaths): void {
 function startDaemon(paths: AmuxPaths): { exit: number | null } {
   const state: { exit: number | null } = { exit: null };
   const logFd = openSync(paths.daemonLog, NO_FOLLOW_WRITE | constants.O_APPEND, 0o600);
-  const child = spawn(process.execPath, [daemonEntry()], { detached: true, stdio: ['ignore', logFd, logFd], env: process.env });
+  // Not marked as a process of the session the CLI runs in (ADR 0027): its end must not end the daemon.
+  const { AMUX_SESSION_ID: _own, ...env } = process.env;
+  const child = spawn(process.execPath, [daemonEntry()], { detached: true, stdio: ['ignore', logFd, logFd], env });
   closeSync(logFd);
   child.on('exit', (code) => {
     state.exit = code ?? 1;

@@ -22,9 +22,26 @@ export function parseSignal(input: string | number): string {
   throw new AmuxError('usage', `invalid signal '${input}': use a name such as TERM, INT, KILL, HUP or a number`);
 }
 
+/**
+ * Signals that stop or continue a process instead of ending it. `kill` refuses them (README
+ * "Commands": kill; ADR 0027): a stopped shell would outlive `rm -f`, `daemon stop` and the tmux
+ * server, while the record said it was killed. `pause` and `resume` do that, and keep the record true.
+ */
+const JOB_CONTROL = new Set(['SIGSTOP', 'SIGTSTP', 'SIGTTIN', 'SIGTTOU', 'SIGCONT']);
+
+/** parseSignal, for `kill`: a signal that ends processes, not one that stops or continues them. */
+export function parseKillSignal(input: string | number): string {
+  const name = parseSignal(input);
+  if (JOB_CONTROL.has(name)) {
+    const instead = name === 'SIGCONT' ? `'amux resume ID' continues a paused session` : `'amux pause ID' stops a session and 'amux resume ID' continues it`;
+    throw new AmuxError('usage', `kill does not take ${name}, which does not end a process: ${instead}; kill takes a signal that ends it (TERM, INT, HUP, KILL, …)`);
+  }
+  return name;
+}
+
 /** The canonical signal names without SIG (`HUP`, `INT`, …, by number), as `kill -s` takes them. */
 export function signalNames(): string[] {
-  return [...BY_NUMBER.entries()].sort(([a], [b]) => a - b).map(([, name]) => name.slice(3));
+  return [...BY_NUMBER.entries()].sort(([a], [b]) => a - b).map(([, name]) => name.slice(3)).filter((n) => !JOB_CONTROL.has(`SIG${n}`));
 }
 
 export function signalNumber(name: string): number {

@@ -50,10 +50,9 @@ export function decideStatus(
   if (obs.mainExit !== null && current !== 'paused') return finished(obs.mainExit);
   if (!obs.present) return { status: 'failed', reason: 'tmux session gone', error: 'tmux session no longer exists' };
   if (obs.paneDead) {
-    const st = obs.paneDeadStatus;
-    const sig = st === null ? (obs.paneDeadSignal ? signalName(obs.paneDeadSignal) : null) : signalFromStatus(st);
-    const detail = sig ? ` (${sig})` : st === null ? '' : ` (status ${st})`;
-    return { status: 'failed', reason: 'shell exited', error: `shell process exited${detail}`, exitCode: st, signal: sig };
+    const d = shellEnded(obs.paneDeadStatus, obs.paneDeadSignal ?? null);
+    // paused → completed is no transition; a stopped shell cannot have exited 0 by itself anyway.
+    return current === 'paused' && d.status === 'completed' ? { ...d, status: 'failed', error: 'shell process exited (status 0) while paused' } : d;
   }
   // The evidence (ADR 0015): blocked reading the terminal is idle at once, whatever it printed last
   // (its prompt); otherwise output, then a busy foreground, make it working.
@@ -73,4 +72,17 @@ export function finished(code: number): Decision {
   const signal = signalFromStatus(code);
   const error = signal ? `killed by signal ${signal}` : `command exited with code ${code}`;
   return { status: 'failed', reason: 'command exited', error, exitCode: code, signal };
+}
+
+/**
+ * The end of a session whose shell ended by itself (README "Statuses"): `exit 0` is `completed`,
+ * `exit N` is `failed` with N, a death by signal N is `failed` with 128+N and the signal (tmux names
+ * the status, or only the signal). Neither known: `failed` without a code.
+ */
+export function shellEnded(status: number | null, deadSignal: number | null): Decision {
+  if (status === 0) return { status: 'completed', reason: 'shell exited', exitCode: 0, signal: null };
+  const sig = status === null ? (deadSignal ? signalName(deadSignal) : null) : signalFromStatus(status);
+  const code = status ?? (sig ? 128 + deadSignal! : null);
+  const detail = sig ? ` (${sig})` : code === null ? '' : ` (status ${code})`;
+  return { status: 'failed', reason: 'shell exited', error: `shell process exited${detail}`, exitCode: code, signal: sig };
 }

@@ -18,6 +18,7 @@ import { watchSessionEnds } from './session/on-end.js';
 import { watchRestartPolicies } from './session/restart.js';
 import { watchHooks } from './session/hooks.js';
 import { readConfigFile } from '../config-file.js';
+import { reapLeftovers } from './session/reap.js';
 import { Queue } from './session/queue.js';
 import { Retention } from './session/retention.js';
 import { adoptPending } from './session/start.js';
@@ -36,10 +37,12 @@ async function startEngine(ctx: DaemonContext): Promise<Engine & { timeouts: Tim
   const retention = new Retention(ctx);
   await adoptPending(ctx);
   await monitor.refresh();
-  jobs.watch.reconcile();
   watchSessionEnds(ctx);
   watchRestartPolicies(ctx, queue);
   watchHooks(ctx);
+  jobs.watch.reconcile();
+  // Finished sessions whose processes outlived them while no daemon ran (ADR 0027).
+  void reapLeftovers(ctx).catch((err) => log(`ending leftovers of finished sessions: ${(err as Error).message}`));
   monitor.start();
   queue.start();
   queue.pump();
@@ -56,6 +59,8 @@ export async function runDaemon(): Promise<void> {
   try {
     // Files amux writes are its own (0600/0700); sessions get the caller's umask back in their rcfile.
     process.umask(0o077);
+    // A daemon started from inside a session is no process of it (ADR 0027): nor is its tmux server.
+    delete process.env.AMUX_SESSION_ID;
     ensureDir(paths.home);
     checkHome(paths);
     chmodSync(paths.home, 0o700);

@@ -79,7 +79,7 @@ export function controlTools(ctx: ToolContext): ToolSpec[] {
         + '(status killed; the shell lives on). Never the session this server runs in.',
       input: z.strictObject({
         target: z.string().min(1).describe('a session reference or a job id'),
-        signal: z.string().optional().describe('signal name or number (default TERM)'),
+        signal: z.string().optional().describe('signal name or number (default TERM); not STOP, TSTP, TTIN, TTOU or CONT: use pause and resume'),
         graceMs: z.number().int().min(0).optional().describe('time before SIGKILL (default 5000)'),
       }),
       output: killOut,

@@ -1,4 +1,6 @@
 import { shellQuote } from '../core/quote.js';
+import { DEFAULT_GRACE_MS } from '../process/terminate.js';
+import { WATCHDOG_SCRIPT } from './watchdog.js';
 
 /** Inputs of a session's rcfile; all paths absolute. */
 export interface RcfileSpec {
@@ -47,6 +49,10 @@ __amux_sid=${q(spec.sessionId)}
 __amux_nonce=${q(spec.nonce)}
 __amux_exits=${q(spec.exitsDir)}
 __amux_jobs=${q(spec.jobsDir)}
+# The watchdog (ADR 0027, src/shell/watchdog.ts): when the pane closes while no daemon runs, it ends
+# whatever is left of the session (background jobs, amux's capture plumbing, what they left behind).
+command -p setsid -f "$BASH" --noprofile --norc /dev/fd/3 "$__amux_sid" "\${TMUX%%,*}" ${Math.ceil(DEFAULT_GRACE_MS / 1000)} "$$" </dev/null >/dev/null 2>&1 3<<'__AMUX_WATCHDOG__'
+${WATCHDOG_SCRIPT}__AMUX_WATCHDOG__
 __amux_running=
 __amux_stopped_before=
 __amux_next=${spec.firstJob ?? ''}

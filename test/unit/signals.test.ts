@@ -1,6 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseSignal, signalFromStatus, signalNumber, waitExitCode } from '../../src/core/signals.js';
+import { AmuxError } from '../../src/errors.js';
+import { parseKillSignal, parseSignal, signalFromStatus, signalNames, signalNumber, waitExitCode } from '../../src/core/signals.js';
 
 describe('parseSignal', () => {
   const good: [string | number, string][] = [
@@ -77,5 +78,20 @@ describe('waitExitCode', () => {
     assert.equal(waitExitCode({ status: 'failed', exitCode: null, signal: null }), 1);
     assert.equal(waitExitCode({ status: 'stopped', exitCode: null, signal: null }), 1);
     assert.equal(waitExitCode({ status: 'expired', exitCode: 0, signal: null }), 1);
+  });
+});
+
+describe('parseKillSignal', () => {
+  test('refuses the signals that stop or continue instead of ending, pointing to pause/resume (usage, exit 2)', () => {
+    for (const sig of ['STOP', 'SIGTSTP', 'ttin', 'TTOU', '19', 'CONT']) {
+      assert.throws(() => parseKillSignal(sig), (e: unknown) => e instanceof AmuxError && e.code === 'usage' && e.exitCode === 2 && /amux (pause|resume)/.test(e.message), sig);
+    }
+  });
+  test('takes the signals that end a process', () => {
+    assert.deepEqual(['TERM', 'INT', 'HUP', 'KILL', 'QUIT', 'USR1'].map(parseKillSignal), ['SIGTERM', 'SIGINT', 'SIGHUP', 'SIGKILL', 'SIGQUIT', 'SIGUSR1']);
+  });
+  test('completion offers none of them', () => {
+    for (const n of ['STOP', 'TSTP', 'TTIN', 'TTOU', 'CONT']) assert.ok(!signalNames().includes(n), n);
+    assert.ok(signalNames().includes('TERM'));
   });
 });

@@ -72,8 +72,13 @@ describe('decideStatus', () => {
     const d = decideStatus('working', obs({ paneDead: true, paneDeadStatus: null, paneDeadSignal: 9 }), timing(0));
     assert.equal(d.status, 'failed');
     assert.equal(d.signal, 'SIGKILL');
-    assert.equal(d.exitCode, null);
+    assert.equal(d.exitCode, 137);
     assert.equal(d.error, 'shell process exited (SIGKILL)');
+  });
+
+  test('a shell that exited 0 by itself → completed, code 0 (README "Statuses")', () => {
+    const d = decideStatus('idle', obs({ paneDead: true, paneDeadStatus: 0 }), timing(0));
+    assert.deepEqual([d.status, d.exitCode, d.signal, d.error, d.reason], ['completed', 0, null, undefined, 'shell exited']);
   });
 
   test('pane dead with unknown status → failed, no code', () => {

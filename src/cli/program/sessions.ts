@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import { parseSignal, signalNames } from '../../core/signals.js';
+import { parseKillSignal, signalNames } from '../../core/signals.js';
 import { SESSION_STATUSES } from '../../core/status.js';
 import { AmuxError } from '../../errors.js';
 import { examples, hinted } from '../hints.js';
@@ -136,7 +136,7 @@ export function addSessionCommands(program: Command, { setExit, client, router, 
     .command('kill')
     .description('signal every process of the sessions, SIGKILL survivors after --grace, close them (status stopped); a job id kills only that job (status killed; the shell lives on)')
     .addArgument(targetArg('<ids...>', 'session ids, names or prefixes, or job ids job-<id>-<n>'))
-    .addOption(hinted(new Option('-s, --signal <sig>', 'signal name or number').default('TERM').argParser((v) => parseSignal(v)), { kind: 'words', words: signalNames() }))
+    .addOption(hinted(new Option('-s, --signal <sig>', 'signal name or number that ends a process (not STOP or CONT: see pause, resume)').default('TERM').argParser((v) => parseKillSignal(v)), { kind: 'words', words: signalNames() }))
     .option('--grace <dur>', 'time before SIGKILL (default 5s)', durationOption('--grace'))
     .addHelpText('after', examples(
       ['amux kill web', 'TERM to all its processes, KILL after 5s; status stopped'],

@@ -7,7 +7,7 @@ import { checkKeys } from '../../core/keys.js';
 import { checkLabels } from '../../core/labels.js';
 import { parseRestartPolicy, policyText } from '../../core/restart-policy.js';
 import { parseUntil } from '../../core/until.js';
-import { parseSignal } from '../../core/signals.js';
+import { parseKillSignal } from '../../core/signals.js';
 import { AmuxError } from '../../errors.js';
 import type { ExecRequest } from '../../protocol/jobs.js';
 import type { CreateSessionRequest, KillRequest, PruneRequest, SendInputRequest } from '../../protocol/sessions.js';
@@ -104,7 +104,7 @@ export function parseInput(body: unknown): SendInput {
 /** `POST …/kill`: the signal (default TERM) and the grace before SIGKILL (default 5 s). */
 export function parseKill(body: unknown): { signal: NodeJS.Signals; graceMs: number } {
   const req = body as KillRequest;
-  return { signal: parseSignal(req.signal ?? 'TERM') as NodeJS.Signals, graceMs: grace(req.graceMs) };
+  return { signal: parseKillSignal(req.signal ?? 'TERM') as NodeJS.Signals, graceMs: grace(req.graceMs) };
 }
 
 /** A grace before SIGKILL: ms or a duration text; the default when absent. */

@@ -11,6 +11,7 @@ import { logExtent, readLog } from '../output/log-files.js';
 import { openSession } from './guards.js';
 import { closeTmuxSession, killSession } from './kill.js';
 import { withSessionLock } from './lock.js';
+import { reapSessions } from './reap.js';
 
 /** The last 2 KiB of a session's output as plain text, kept in its history row on removal. */
 function lastOutput(ctx: DaemonContext, s: SessionRecord): string {
@@ -66,6 +67,8 @@ export async function removeSession(ctx: DaemonContext, id: string, force: boole
     });
     removeSessionFiles(ctx, [id]);
     ctx.bus.emit('change', id);
+    // Its shell went with the tmux session; whatever was started in it after its end goes too (ADR 0027).
+    void reapSessions(ctx, [{ ...cur, removedAt: now }]).catch(() => undefined);
     return { ...cur, removedAt: now, lastOutput: tail };
   });
 }

@@ -2,6 +2,7 @@ import { killSessionsArgs, listSessionNamesArgs, tmuxSessionName } from '../../t
 import type { DaemonContext } from '../context.js';
 import { closeTmuxSession } from './kill.js';
 import { isSessionLocked } from './lock.js';
+import { reapSessions } from './reap.js';
 import { removeSessionFiles } from './remove.js';
 import { logLine } from '../log.js';
 
@@ -68,6 +69,8 @@ export class Retention {
     }
     const closed = new Set(closing.filter((s) => !still.has(tmuxSessionName(s.id))).map((s) => s.id));
     const at = Date.now();
+    // Their shells went with their tmux sessions; whatever was started in them after their end goes too (ADR 0027).
+    void reapSessions(ctx, closing.filter((s) => closed.has(s.id)).map((s) => ({ ...s, closedAt: at }))).catch(() => undefined);
     ctx.store.tx(() => {
       for (const s of due) {
         if (still.has(tmuxSessionName(s.id))) continue; // not closed: the next sweep tries again

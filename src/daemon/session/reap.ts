@@ -1,0 +1,92 @@
+import { readFileSync } from 'node:fs';
+import type { SessionRecord } from '../../core/records.js';
+import { isTerminal } from '../../core/status.js';
+import { childCount, isAlive, sessionMembers, sessionOf, signalAll } from '../../process/process-table.js';
+import { markedProcesses, sessionTree } from '../../process/session-marks.js';
+import { DEFAULT_GRACE_MS, terminate } from '../../process/terminate.js';
+import { listSessionNamesArgs, tmuxSessionName } from '../../tmux/commands.js';
+import { sessionPaths } from '../../paths.js';
+import type { DaemonContext } from '../context.js';
+
+/** Sessions being reaped now: a second end of the same session waits for nothing. */
+const reaping = new Set<string>();
+
+/**
+ * Ends whatever still runs of finished sessions (README "How it works": ends; ADR 0027): every
+ * process marked with the session's id, the rest of their Unix sessions and their descendants,
+ * found from /proc wherever they went (reparented to init after the tmux server died, `setsid`).
+ * TERM and CONT (a stopped process acts on it only once continued), the grace, then SIGKILL.
+ * Spared: the daemon and its Unix session, and the shell at its prompt (with the pane's process)
+ * of a finished command session whose tmux session is still open, so that it stays attachable
+ * until `rm` or `finishedTtl` closes it.
+ */
+export async function reapSessions(ctx: DaemonContext, sessions: readonly SessionRecord[], graceMs = DEFAULT_GRACE_MS): Promise<void> {
+  const todo = sessions.filter((s) => isTerminal(s.status) && !reaping.has(s.id));
+  if (todo.length === 0) return;
+  for (const s of todo) reaping.add(s.id);
+  try {
+    const open = todo.some((s) => s.pid && isAlive(s.pid)) ? await openTmuxSessions(ctx) : new Set<string>();
+    const find = () => {
+      const marked = markedProcesses(ctx.paths.tmuxSocket);
+      return todo.flatMap((s) => processesOf(s, shellOf(ctx, s), marked.get(s.id) ?? [], open.has(tmuxSessionName(s.id))));
+    };
+    let pids = find();
+    if (pids.length === 0) return;
+    await terminate({
+      signal: (sig) => {
+        signalAll(pids, sig);
+        if (sig !== 'SIGKILL') signalAll(pids, 'SIGCONT');
+      },
+      ended: () => !pids.some(isAlive),
+      afterGrace: () => {
+        pids = find(); // what they forked meanwhile
+      },
+      mustKill: () => pids.length > 0,
+    }, { signal: 'SIGTERM', graceMs });
+  } finally {
+    for (const s of todo) reaping.delete(s.id);
+  }
+}
+
+/** The session's shell if it still runs: its recorded pid, if that process runs the session's rcfile (not a reused pid). */
+function shellOf(ctx: DaemonContext, s: SessionRecord): number | null {
+  if (!s.pid || !isAlive(s.pid)) return null;
+  try {
+    return readFileSync(`/proc/${s.pid}/cmdline`, 'utf8').split('\0').includes(sessionPaths(ctx.paths, s.id).rcfile) ? s.pid : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The processes of finished session `s`; `open`: its tmux session is still open. */
+function processesOf(s: SessionRecord, shell: number | null, marked: readonly number[], open: boolean): number[] {
+  const paneSid = shell ? sessionOf(shell) : null;
+  // The shell itself was started before its rcfile exported the mark: its Unix session finds it.
+  const roots = [...marked, ...(shell ? [shell] : [])];
+  const keep = open && shell && !s.closedAt && !s.removedAt ? [shell, ...(paneSid ? [paneSid] : [])] : [];
+  // The common case, a finished command's shell alone at its prompt: no pass over /proc for it.
+  if (keep.length && marked.length === 0 && childCount(shell!) === 0) return [];
+  // Never the daemon, nor what shares its Unix session (a daemon run by hand inside the session's terminal).
+  const own = sessionOf(process.pid);
+  const tree = sessionTree(roots, paneSid === own ? null : paneSid, [process.pid], sessionMembers);
+  return tree.filter((p) => !keep.includes(p) && (own === null || sessionOf(p) !== own));
+}
+
+async function openTmuxSessions(ctx: DaemonContext): Promise<Set<string>> {
+  try {
+    return new Set((await ctx.tmux.runIfServer(listSessionNamesArgs())).split('\n').filter(Boolean));
+  } catch {
+    return new Set();
+  }
+}
+
+/**
+ * At daemon start: the finished sessions of this home that still have processes running (their
+ * tmux server died while no daemon ran, or a daemon stopped before it could end them): those with
+ * marked processes, and those not yet closed, whose shell may run unmarked (a paused one).
+ */
+export async function reapLeftovers(ctx: DaemonContext, graceMs = DEFAULT_GRACE_MS): Promise<void> {
+  const ids = new Set([...markedProcesses(ctx.paths.tmuxSocket).keys(), ...ctx.store.unclosedFinished(Date.now()).map((s) => s.id)]);
+  const finished = [...ids].map((id) => ctx.store.getSession(id)).filter((s): s is SessionRecord => !!s && isTerminal(s.status));
+  await reapSessions(ctx, finished, graceMs);
+}

@@ -1,0 +1,77 @@
+/**
+ * The session's watchdog (ADR 0027), a bash script run as `bash /dev/fd/3 ID SOCKET GRACE SHELL` by
+ * the rcfile (the script on fd 3, a here-document), in a Unix session of its own (`setsid -f`): no hangup reaches it,
+ * `pause` does not stop it, and it is no child of the shell. It ends the session's processes when
+ * no daemon is there to: once the pane's process (LEADER: the leader of SHELL's Unix session)
+ * is gone or has lost its terminal (tmux closed the pane: the tmux session or the whole server went,
+ * the kernel then takes the terminal from every process of that Unix session), it sends TERM and
+ * CONT (a paused process acts on it only once continued) to every process of that Unix session and
+ * to every process marked AMUX_SESSION_ID=ID (with TMUX, when set, naming SOCKET), waits up to
+ * GRACE seconds, then SIGKILLs what is left. One look a second while it waits, with no process
+ * spawned: reads of /proc and a `read -t` on a pipe nobody writes.
+ */
+export const WATCHDOG_SCRIPT = `id=$1 sock=$2 grace=$3 shell=$4
+exec {w}<> <(:) </dev/null >/dev/null 2>&1
+cd / || exit 0 # it holds no directory of the session's
+# The leader of the shell's Unix session: the pane's process, the shell's parent, \`timeout\` (ADR 0010),
+# with the terminal now. Anything else (the rcfile run outside a pane, by a test) has no pane to watch.
+read -r line < "/proc/$shell/stat" || exit 0
+rest=\${line##*) }
+set -- $rest
+leader=$4
+[[ $2 == "$leader" && -n $sock ]] || exit 0
+read -r line < "/proc/$leader/stat" || exit 0
+comm=\${line#*(}
+rest=\${line##*) }
+set -- $rest
+[[ \${comm%%)*} == timeout && $5 != 0 ]] || exit 0
+while read -r line < "/proc/$leader/stat"; do
+  rest=\${line##*) }
+  set -- $rest
+  [[ $1 != Z && $5 != 0 ]] || break
+  read -r -t 1 -u "$w" _
+done
+collect() {
+  local f p line rest e v mine other
+  pids=()
+  for f in /proc/[0-9]*; do
+    p=\${f#/proc/}
+    [[ $p != "$BASHPID" ]] || continue
+    read -r line < "$f/stat" || continue
+    rest=\${line##*) }
+    set -- $rest
+    [[ $1 != Z ]] || continue
+    if [[ $4 == "$leader" ]]; then pids+=("$p"); continue; fi
+    mapfile -d '' -t e < "$f/environ" || continue
+    mine= other=
+    for v in "\${e[@]}"; do
+      case $v in
+        "AMUX_SESSION_ID=$id") mine=1 ;;
+        TMUX=?*) [[ $v == "TMUX=$sock,"* ]] || other=1 ;;
+      esac
+    done
+    if [[ -n $mine && -z $other ]]; then pids+=("$p"); fi
+  done
+}
+alive() {
+  local p line rest left=()
+  for p in "\${pids[@]}"; do
+    read -r line < "/proc/$p/stat" || continue
+    rest=\${line##*) }
+    [[ $rest == Z* ]] || left+=("$p")
+  done
+  pids=("\${left[@]}")
+}
+collect
+(( \${#pids[@]} )) || exit 0
+kill -TERM "\${pids[@]}"
+kill -CONT "\${pids[@]}"
+for (( i = 0; i < grace * 10; i++ )); do
+  read -r -t 0.1 -u "$w" _
+  alive
+  (( \${#pids[@]} )) || break
+done
+collect
+(( \${#pids[@]} )) && kill -KILL "\${pids[@]}"
+exit 0
+`;

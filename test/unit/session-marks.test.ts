@@ -1,0 +1,66 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { describe, test } from 'node:test';
+import { childrenOf, sessionMembers, sessionOf } from '../../src/process/process-table.js';
+import { markOf, sessionTree } from '../../src/process/session-marks.js';
+
+const env = (...vars: string[]) => `${vars.join('\0')}\0`;
+
+describe('markOf: which session a process belongs to, from its environment (ADR 0027)', () => {
+  const sock = '/home/u/.amux/tmux.sock';
+  test('AMUX_SESSION_ID, with TMUX naming this home’s socket', () => {
+    assert.equal(markOf(env('PATH=/bin', 'AMUX_SESSION_ID=3f9a01bc', `TMUX=${sock},123,0`), sock), '3f9a01bc');
+  });
+  test('AMUX_SESSION_ID without TMUX (unset by the program): still ours', () => {
+    assert.equal(markOf(env('AMUX_SESSION_ID=3f9a01bc'), sock), '3f9a01bc');
+  });
+  test('a session of another AMUX_HOME (its TMUX names another socket) is not ours', () => {
+    assert.equal(markOf(env('AMUX_SESSION_ID=3f9a01bc', 'TMUX=/other/tmux.sock,9,0'), sock), null);
+    assert.equal(markOf(env('AMUX_SESSION_ID=3f9a01bc', `TMUX=${sock}x,9,0`), sock), null);
+  });
+  test('no mark, or an empty one', () => {
+    assert.equal(markOf(env('PATH=/bin', `TMUX=${sock},1,0`), sock), null);
+    assert.equal(markOf(env('AMUX_SESSION_ID='), sock), null);
+    assert.equal(markOf('', sock), null);
+  });
+  test('only a whole variable counts', () => {
+    assert.equal(markOf(env('XAMUX_SESSION_ID=3f9a01bc'), sock), null);
+  });
+});
+
+describe('sessionTree: which Unix sessions count (real processes)', () => {
+  // A Unix session led by a live shell that is no session's (a terminal): `setsid` bash with two sleeps.
+  const start = async (t: { after: (fn: () => void) => void }) => {
+    const leader = spawn('setsid', ['bash', '-c', 'sleep 31 & sleep 32 & wait'], { stdio: 'ignore' });
+    t.after(() => {
+      try {
+        process.kill(-leader.pid!, 'SIGKILL');
+      } catch {
+        /* gone */
+      }
+    });
+    const deadline = Date.now() + 10_000;
+    while (Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 20));
+      // setsid execs bash itself (it leads its Unix session), or forks it when it leads a process group.
+      const bash = sessionOf(leader.pid!) === leader.pid ? leader.pid! : childrenOf(leader.pid!)[0];
+      if (bash === undefined) continue;
+      const kids = childrenOf(bash);
+      if (kids.length === 2) return { bash, kids };
+    }
+    throw new Error('the sleeps did not start');
+  };
+
+  test('a marked process in a Unix session led by an unmarked live process brings only itself and its descendants', async (t) => {
+    const { bash, kids } = await start(t);
+    assert.deepEqual(sessionTree([kids[0]!], null, [], sessionMembers), [kids[0]]);
+    assert.ok(!sessionTree([kids[0]!], null, [], sessionMembers).includes(bash));
+  });
+
+  test('in the pane’s Unix session, or one a marked process leads, every member counts', async (t) => {
+    const { bash, kids } = await start(t);
+    const sid = sessionOf(bash)!;
+    assert.deepEqual(new Set(sessionTree([kids[0]!], sid, [], sessionMembers)), new Set([bash, ...kids, ...(sid === bash ? [] : [sid])]));
+    assert.deepEqual(new Set(sessionTree([sid], null, [], sessionMembers)), new Set([bash, ...kids, sid]));
+  });
+});
