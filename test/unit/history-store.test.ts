@@ -5,6 +5,7 @@ import type { SessionStatus } from '../../src/core/status.js';
 import { openDatabase } from '../../src/store/database.js';
 import { Store } from '../../src/store/session-store.js';
 import { computeStats, eventCursorFrom, isRemoved, lastEventId, readEvents } from '../../src/store/history.js';
+import { NO_ATTENTION } from '../../src/core/attention.js';
 
 const NOW = 1_700_000_000_000;
 const MIN = 60_000;
@@ -27,7 +28,7 @@ function record(s: Spec): SessionRecord {
     id: s.id, name: null, status: s.status, command: `cmd ${s.id}`, cwd: '/tmp', exitCode: s.exitCode ?? null, signal: null, error: null, reason: null,
     createdAt: s.created, startedAt, endedAt, lastActivityAt: null, pid: null, paneId: null, nonce: '0badcafe',
     autoRemove: false, removedAt: s.removed ? (endedAt ?? s.created) + 10 : null, lastOutput: null, logBytes: 0, logTruncated: false,
-    logChunkBytes: 1024, logCapBytes: 8192, hasCommand: true, timeoutMs: null, idleTimeoutMs: null, closedAt: null,
+    logChunkBytes: 1024, logCapBytes: 8192, hasCommand: true, timeoutMs: null, idleTimeoutMs: null, closedAt: null, ...NO_ATTENTION,
   };
 }
 

@@ -7,13 +7,14 @@ import type { JobRecord, SessionRecord } from '../../src/core/records.js';
 import { jobId } from '../../src/core/ids.js';
 import { openDatabase, type Db } from '../../src/store/database.js';
 import { Store } from '../../src/store/session-store.js';
+import { NO_ATTENTION } from '../../src/core/attention.js';
 
 function session(id: string, createdAt = 1_700_000_000_000): SessionRecord {
   return {
     id, name: null, status: 'idle', command: null, cwd: '/tmp', exitCode: null, signal: null, error: null, reason: null,
     createdAt, startedAt: createdAt, endedAt: null, lastActivityAt: null, pid: 4242, paneId: '%1', nonce: '0badcafe',
     autoRemove: false, removedAt: null, lastOutput: null, logBytes: 0, logTruncated: false,
-    logChunkBytes: 1024, logCapBytes: 8192, hasCommand: false, timeoutMs: null, idleTimeoutMs: null, closedAt: null,
+    logChunkBytes: 1024, logCapBytes: 8192, hasCommand: false, timeoutMs: null, idleTimeoutMs: null, closedAt: null, ...NO_ATTENTION,
   };
 }
 

@@ -7,6 +7,7 @@ import { TmuxCommandError } from '../../tmux/tmux.js';
 import { AmuxError } from '../../errors.js';
 import type { DaemonContext } from '../context.js';
 import { runningSession } from './guards.js';
+import { clearOnInput } from './attention.js';
 import { withSessionLock } from './lock.js';
 import { logBytes } from '../output/log-size.js';
 import { applyDecision, applyMainExit } from './transitions.js';
@@ -144,6 +145,7 @@ export async function sendInput(ctx: DaemonContext, id: string, input: SendInput
       createdAt: now,
     });
   });
+  clearOnInput(ctx, id, now); // the person answered (ADR 0034)
   const cur = ctx.store.getSession(id)!;
   const session = cur.status === 'idle' ? applyDecision(ctx, cur, { status: 'working', reason: 'input sent' }, now) : cur;
   return { session, offset, eventId: event.id, heldMs, pasted };

@@ -12,6 +12,7 @@ import { startMainJob } from '../job/main-job.js';
 import { chunkBytesFor, LOG_PREFIX, sessionLogKeep } from '../output/log-files.js';
 import { withSessionLock } from './lock.js';
 import { applyDecision, applyMainExit } from './transitions.js';
+import { NO_ATTENTION } from '../../core/attention.js';
 
 /**
  * Starts a `pending` session (the queue calls it): the tmux session, job 1, `pending → working`.
@@ -76,7 +77,7 @@ async function adoptOrphans(ctx: DaemonContext, panes: Map<string, PaneInfo>): P
       createdAt: now, startedAt: null, endedAt: null, lastActivityAt: null, pid: null, paneId: null, nonce: randomBytes(4).toString('hex'),
       autoRemove: false, removedAt: null, lastOutput: null, logBytes: 0, logTruncated: false,
       logChunkBytes: chunkBytesFor(ctx.settings.logCapBytes), logCapBytes: ctx.settings.logCapBytes, hasCommand: false,
-      timeoutMs: null, idleTimeoutMs: null, closedAt: null,
+      timeoutMs: null, idleTimeoutMs: null, closedAt: null, ...NO_ATTENTION,
     };
     const message = 'adopted: its tmux session was running but the database did not know it (amux.db deleted or replaced?); its command and history are unknown';
     ctx.store.tx(() => {

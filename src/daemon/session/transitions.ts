@@ -1,4 +1,5 @@
 import type { SessionRecord } from '../../core/records.js';
+import { CLEARED_ATTENTION, ENDED_DECLARATION, overDeclared } from '../../core/attention.js';
 import { assertTransition } from '../../core/state-machine.js';
 import { finished, type Decision } from '../../core/status-rules.js';
 import { isTerminal } from '../../core/status.js';
@@ -14,12 +15,17 @@ import { exitTime, mainExit } from '../output/exit-files.js';
  * while a refresh was capturing panes), the decision is stale and is dropped. `current` says the
  * caller read `seen` in the same synchronous transaction, so it cannot be stale.
  */
-export function applyDecision(ctx: DaemonContext, seen: SessionRecord, d: Decision, now = Date.now(), current = false): SessionRecord {
+export function applyDecision(ctx: DaemonContext, seen: SessionRecord, decided: Decision, now = Date.now(), current = false): SessionRecord {
   const s = current ? seen : ctx.store.getSession(seen.id);
-  if (!s || s.status !== seen.status || d.status === s.status) return s ?? seen;
+  if (!s || s.status !== seen.status) return s ?? seen;
+  // A state the program declared wins over the evidence (ADR 0034).
+  const d = overDeclared(s.status, s, decided, now);
+  if (d.status === s.status) return s;
   assertTransition(s.status, d.status);
   const patch: Partial<SessionRecord> = { status: d.status, reason: d.reason };
   if (isTerminal(d.status)) {
+    // The program's end ends what it asked for (ADR 0034); its events stay.
+    Object.assign(patch, CLEARED_ATTENTION, ENDED_DECLARATION);
     // Not before its start: a command that ended as tmux answered wrote its exit before `begin` ran.
     patch.endedAt = Math.max(d.endedAt ?? now, s.startedAt ?? 0);
     patch.exitCode = d.exitCode ?? null;
