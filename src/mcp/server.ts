@@ -8,13 +8,15 @@ import { VERSION } from '../version.js';
 import { registerTools, type ToolContext } from './tools.js';
 
 const SESSION_URI = /^amux:\/\/sessions\/([^/]+)(\/screen)?$/;
+/** The events that change a session resource: its status, its removal, its attention and declared state (ADR 0034). */
+const UPDATES = new Set(['state_changed', 'session_removed', 'attention', 'attention_cleared', 'state_declared', 'declaration_ended']);
 /** How long to wait before following the event stream again when the daemon went away. */
 const REFOLLOW_MS = 1_000;
 
 /**
  * Subscriptions to session resources (README "Agents"): one follow of the daemon's event stream
  * while anything is subscribed, and `notifications/resources/updated` for each subscribed URI of a
- * session whose status changed (or that was removed).
+ * session whose status, attention or declared state changed (or that was removed).
  */
 class Subscriptions {
   /** Session id → subscribed URIs of it. */
@@ -99,7 +101,7 @@ class Subscriptions {
   }
 
   private async onEvent(e: EventView): Promise<void> {
-    if (e.type !== 'state_changed' && e.type !== 'session_removed') return;
+    if (!UPDATES.has(e.type)) return;
     for (const uri of this.bySession.get(e.sessionId) ?? []) await this.notify(uri).catch(() => undefined);
   }
 }

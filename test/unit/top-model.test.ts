@@ -16,7 +16,7 @@ function session(p: Partial<SessionView> = {}): SessionView {
     name: null, status: 'working', command: 'sleep 100', cwd: '/tmp', exitCode: null, signal: null, error: null, reason: 'sleeping',
     pid: 100 + seq, logBytes: 0, logTruncated: false, autoRemove: false, timeoutMs: null, idleTimeoutMs: null,
     createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, seq)).toISOString(), startedAt: null, endedAt: null, durationMs: 12_000,
-    lastActivityAt: null, removed: false, removedAt: null, closedAt: null, foreground: null, cpuPercent: 1.5, rssBytes: 4 << 20,
+    lastActivityAt: null, removed: false, removedAt: null, closedAt: null, foreground: null, cpuPercent: 1.5, rssBytes: 4 << 20, attention: null, declared: null,
     ...p,
   };
 }

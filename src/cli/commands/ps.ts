@@ -2,12 +2,15 @@ import { formatAge } from '../../core/duration.js';
 import { stripAnsi } from '../../core/log-render.js';
 import type { SessionView } from '../../protocol/sessions.js';
 import type { Client } from '../../client/client.js';
+import { markedStatus } from '../marks.js';
 import { formatTable, printJson, statusPainter, useColor, writeOut } from '../output.js';
 
 export interface PsOptions {
   quiet?: boolean;
   json?: boolean;
   status?: string;
+  /** Only sessions that ask for attention (README "Statuses"). */
+  attention?: boolean;
   trunc?: boolean;
   /** Contexts, comma-separated: the fleet view (README "Remote hosts"). */
   context?: string;
@@ -24,7 +27,7 @@ function oneLine(text: string, trunc: boolean): string {
 /** `amux ps`: sessions not removed, newest first. */
 export async function psCommand(client: Client, opts: PsOptions): Promise<number> {
   if (opts.context !== undefined || opts.allContexts) return (require('./fleet.js') as typeof import('./fleet.js')).fleetPs(opts);
-  const sessions = await client.sessions.list({ status: opts.status });
+  const sessions = await client.sessions.list({ status: opts.status, ...(opts.attention ? { attention: true } : {}) });
   if (opts.json) {
     printJson(sessions);
     return 0;
@@ -53,7 +56,8 @@ export async function printSessions(
     ...(host ? [host(s)] : []),
     s.id,
     s.name ?? '',
-    paint(s.status),
+    // `idle!`: it asks for a person (README "Statuses": attention).
+    paint(s.status) + markedStatus(s).slice(s.status.length),
     s.exitCode === null ? '' : String(s.exitCode),
     formatAge(now - Date.parse(s.createdAt)),
     ...extra.cells(s, now),

@@ -1,4 +1,5 @@
 import type { EventRecord, JobRecord, SessionRecord } from '../../core/records.js';
+import { activeDeclaration, declaredReason } from '../../core/attention.js';
 import { isTerminal } from '../../core/status.js';
 import type { EventView } from '../../protocol/events.js';
 import type { JobView } from '../../protocol/jobs.js';
@@ -12,6 +13,7 @@ const iso = (ms: number | null): string | null => (ms == null ? null : new Date(
  */
 export function sessionView(s: SessionRecord, now = Date.now(), live?: { reason?: string; reasonStatus?: string; foreground?: string | null }): SessionView {
   const running = !isTerminal(s.status) && s.status !== 'pending';
+  const declared = running ? activeDeclaration(s, now) : null;
   return {
     id: s.id,
     name: s.name,
@@ -21,7 +23,7 @@ export function sessionView(s: SessionRecord, now = Date.now(), live?: { reason?
     exitCode: s.exitCode,
     signal: s.signal,
     error: s.error,
-    reason: (running && live?.reasonStatus === s.status && live.reason) || s.reason,
+    reason: declared && s.status !== 'paused' ? declaredReason(s) : (running && live?.reasonStatus === s.status && live.reason) || s.reason,
     foreground: running ? (live?.foreground ?? null) : null,
     createdAt: iso(s.createdAt)!,
     startedAt: iso(s.startedAt),
@@ -37,6 +39,10 @@ export function sessionView(s: SessionRecord, now = Date.now(), live?: { reason?
     autoRemove: s.autoRemove,
     timeoutMs: s.timeoutMs,
     idleTimeoutMs: s.idleTimeoutMs,
+    attention: running && s.attentionAt !== null
+      ? { at: iso(s.attentionAt)!, source: s.attentionSource!, title: s.attentionTitle, message: s.attentionMessage }
+      : null,
+    declared: declared ? { state: declared, message: s.declaredMessage, at: iso(s.declaredAt)!, until: iso(s.declaredUntil) } : null,
   };
 }
 

@@ -8,8 +8,9 @@ import { applyDecision } from './transitions.js';
 
 /**
  * The writes of "it needs you" (README "Statuses"; ADR 0034): an attention raised or cleared, a
- * state declared or ended. Each is the row's fields and one event in one transaction, then a
- * `change` on the bus so that waits (`--until attention|waiting|ready`) look again.
+ * state declared or ended. Each is the row's fields and one event in one transaction, then (once
+ * the caller's synchronous work is done) a `change` on the bus so that waits
+ * (`--until attention|waiting|ready`) look again.
  */
 
 /** Why an attention or a declaration ended. */
@@ -20,7 +21,8 @@ function write(ctx: DaemonContext, s: SessionRecord, patch: Partial<SessionRecor
     ctx.store.updateSession(s.id, patch);
     ctx.store.addEvent({ sessionId: s.id, jobId: null, type, data, createdAt: now });
   });
-  ctx.bus.emit('change', s.id);
+  // After the caller's other writes (declareState writes three things): a wait looks at them all at once.
+  queueMicrotask(() => ctx.bus.emit('change', s.id));
   return { ...s, ...patch };
 }
 
