@@ -23,7 +23,7 @@ export function sessionView(s: SessionRecord, now = Date.now(), live?: { reason?
     exitCode: s.exitCode,
     signal: s.signal,
     error: s.error,
-    reason: declared && s.status !== 'paused' ? declaredReason(s) : (running && live?.reasonStatus === s.status && live.reason) || s.reason,
+    reason: reasonOf(s, running, declared !== null, live),
     foreground: running ? (live?.foreground ?? null) : null,
     createdAt: iso(s.createdAt)!,
     startedAt: iso(s.startedAt),
@@ -44,6 +44,17 @@ export function sessionView(s: SessionRecord, now = Date.now(), live?: { reason?
       : null,
     declared: declared ? { state: declared, message: s.declaredMessage, at: iso(s.declaredAt)!, until: iso(s.declaredUntil) } : null,
   };
+}
+
+/**
+ * Why it has its status: a declared state's reason while it is in force (ADR 0034); the monitor's
+ * last look at a running session; else the row's (a declaration that lapsed moments ago, and that
+ * the monitor has not ended yet, no longer claims it).
+ */
+function reasonOf(s: SessionRecord, running: boolean, declared: boolean, live?: { reason?: string; reasonStatus?: string }): string | null {
+  if (declared && s.status !== 'paused') return declaredReason(s);
+  const reason = (running && live?.reasonStatus === s.status && live.reason) || s.reason;
+  return running && s.declaredState !== null && reason === declaredReason(s) ? 'declaration ended (ttl)' : reason;
 }
 
 export function jobView(j: JobRecord, now = Date.now()): JobView {

@@ -37,10 +37,15 @@ export function clearAttention(ctx: DaemonContext, s: SessionRecord, by: EndedBy
   return write(ctx, s, { ...CLEARED_ATTENTION }, 'attention_cleared', { by, source: s.attentionSource }, now);
 }
 
-/** Ends a declared state; a declared `waiting`'s attention ends with it. */
+/**
+ * Ends a declared state; a declared `waiting`'s attention ends with it. The status stays until the
+ * evidence changes it; its reason no longer claims the declaration.
+ */
 export function endDeclaration(ctx: DaemonContext, s: SessionRecord, why: EndedBy, now: number): SessionRecord {
   if (s.declaredState === null) return s;
-  const ended = write(ctx, s, { ...ENDED_DECLARATION }, 'declaration_ended', { state: s.declaredState, why }, now);
+  const patch: Partial<SessionRecord> = { ...ENDED_DECLARATION };
+  if (s.reason === declaredReason(s)) patch.reason = `declaration ended (${why})`;
+  const ended = write(ctx, s, patch, 'declaration_ended', { state: s.declaredState, why }, now);
   return ended.attentionSource === 'declared' ? clearAttention(ctx, ended, why, now) : ended;
 }
 
