@@ -61,6 +61,7 @@ function brief(s: SessionView) {
   return {
     id: s.id, name: s.name, status: s.status, reason: s.reason, foreground: s.foreground, command: s.command, cwd: s.cwd,
     exitCode: s.exitCode, signal: s.signal, error: s.error, createdAt: s.createdAt, endedAt: s.endedAt, logBytes: s.logBytes,
+    attention: s.attention, declared: s.declared,
   };
 }
 
@@ -75,7 +76,7 @@ async function notOwn(ctx: ToolContext, ref: string, what: 'kill' | 'remove'): P
 }
 
 const untilText = z.string().optional()
-  .describe("what to wait for: 'exited' (default; sessions and jobs), 'idle' (waiting for input), 'working', or 'output:REGEX' (a match in the plain-text output, or on the screen); answered at once when it already holds");
+  .describe("what to wait for: 'exited' (default; sessions and jobs), 'idle' (waiting for input), 'working', 'attention' (it asks for a person: a bell, a notification, amux state waiting), 'waiting' or 'ready' (declared by its program with amux state), or 'output:REGEX' (a match in the plain-text output, or on the screen); answered at once when it already holds");
 
 /** Registers amux's tools (README "Agents": the tool list). */
 export function registerTools(server: McpServer, ctx: ToolContext): void {
@@ -207,7 +208,7 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
       text: z.string().optional().describe('text to type'),
       keys: z.array(z.string()).min(1).optional().describe('tmux key names, e.g. C-c, Enter, Up, Escape, F1'),
       enter: z.boolean().optional().describe('press Enter after the text (default true; never after keys)'),
-      when: z.enum(['now', 'idle']).optional().describe("'idle': hold the input until the session is idle"),
+      when: z.enum(['now', 'idle', 'ready']).optional().describe("'idle': hold the input until the session is idle; 'ready': until its program declared ready (amux state ready)"),
       budgetMs,
     },
     annotations: { title: 'Type into a session', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
@@ -217,7 +218,7 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
     const input = a.keys ? { keys: a.keys, enter: false } : { text: a.text!, enter: a.enter !== false };
     const budget = a.budgetMs ?? DEFAULT_BUDGET_MS;
     try {
-      const r = await withProgress(extra, budget, 'holding input until idle', client.sessions.send(a.session, { ...input, when, timeoutMs: when === 'idle' ? budget : undefined }));
+      const r = await withProgress(extra, budget, `holding input until ${when}`, client.sessions.send(a.session, { ...input, when, timeoutMs: when === 'now' ? undefined : budget }));
       return { delivered: r.delivered, offset: r.offset, eventId: r.eventId, cursor: `e${r.eventId}`, heldMs: r.heldMs, pasted: r.pasted, session: brief(r.session) };
     } catch (err) {
       if (err instanceof AmuxError && err.code === 'timeout') return { delivered: false, message: err.message };

@@ -8,6 +8,7 @@ import { jobId } from '../../src/core/ids.js';
 import { openDatabase, type Db } from '../../src/store/database.js';
 import { Store } from '../../src/store/session-store.js';
 import { NO_ATTENTION } from '../../src/core/attention.js';
+import { MIGRATIONS } from '../../src/store/migrations.js';
 
 function session(id: string, createdAt = 1_700_000_000_000): SessionRecord {
   return {
@@ -47,8 +48,9 @@ describe('Store: jobs', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  test('the migrations ran: schema version 4', () => {
-    assert.equal(db.pragma('user_version', { simple: true }), 4);
+  test('the migrations ran: schema version = their number', () => {
+    assert.equal(db.pragma('user_version', { simple: true }), MIGRATIONS.length);
+    assert.ok(MIGRATIONS.length >= 5);
   });
 
   test('nextJobSeq: 1 for a session without jobs, then max+1, never reused', () => {
