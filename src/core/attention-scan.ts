@@ -121,17 +121,21 @@ export function scanAttention(bytes: Uint8Array, state: ScanState): ScanResult {
     else if (b === ESC) state.mode = 'esc';
     else state.mode = 'ground';
   };
-  for (const b of bytes) {
-    if ((b === CAN || b === SUB) && state.mode !== 'ground') {
+  const n = bytes.length;
+  for (let i = 0; i < n; i++) {
+    const b = bytes[i]!;
+    if (state.mode === 'ground') {
+      // The common case, kept tight: plain output up to the next BEL or ESC.
+      if (b === BEL) signal({ source: 'bell', title: null, message: null });
+      else if (b === ESC) state.mode = 'esc';
+      else if (b > 0x20 && b !== 0x7f) visibleAfter = true;
+      continue;
+    }
+    if (b === CAN || b === SUB) {
       state.mode = 'ground';
       continue;
     }
     switch (state.mode) {
-      case 'ground':
-        if (b === BEL) signal({ source: 'bell', title: null, message: null });
-        else if (b === ESC) state.mode = 'esc';
-        else if (b > 0x20 && b !== 0x7f) visibleAfter = true;
-        break;
       case 'esc':
         escape(b);
         break;

@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { AmuxError } from '../errors.js';
+import type { ScanState } from '../core/attention-scan.js';
 import type { Settings } from '../core/settings.js';
 import type { AmuxPaths } from '../paths.js';
 import { openDatabase } from '../store/database.js';
@@ -36,6 +37,8 @@ export interface Runtime {
   usage?: { ticks: number; at: number };
   /** The shell prepares the capture of its next foreground job (it ran one; ADR 0026): worth waiting for. */
   preparing?: boolean;
+  /** The parser of its log's attention signals between two looks (ADR 0034); a restart reads on from the row's offset. */
+  attentionScan?: ScanState;
 }
 
 /** Everything the daemon's parts share. */

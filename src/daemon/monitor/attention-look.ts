@@ -1,25 +1,14 @@
-import { newScanState, scanAttention, type ScanState } from '../../core/attention-scan.js';
+import { newScanState, scanAttention } from '../../core/attention-scan.js';
 import { outputClears } from '../../core/attention.js';
 import type { SessionRecord } from '../../core/records.js';
 import { sessionPaths } from '../../paths.js';
 import { terminalForeground } from '../../process/process-table.js';
-import type { DaemonContext } from '../context.js';
+import { runtimeOf, type DaemonContext } from '../context.js';
 import { readLog } from '../output/log-files.js';
 import { clearAttention, endDeclaration, raiseAttention } from '../session/attention.js';
 
 /** The most of a session's log one look reads: after a longer absence only the newest bytes are searched. */
 export const MAX_SCAN_BYTES = 1024 * 1024;
-
-/** The parser of each session's log between looks (lost with the daemon: a restart reads on from the row's offset). */
-const parsers = new WeakMap<DaemonContext, Map<string, ScanState>>();
-
-function parserOf(ctx: DaemonContext, id: string): ScanState {
-  let byId = parsers.get(ctx);
-  if (!byId) parsers.set(ctx, (byId = new Map()));
-  let st = byId.get(id);
-  if (!st) byId.set(id, (st = newScanState()));
-  return st;
-}
 
 /**
  * The monitor's look at a live session for "it needs you" (ADR 0034), once per refresh: a
@@ -37,7 +26,7 @@ export function lookForAttention(ctx: DaemonContext, s: SessionRecord, logEnd: n
     }
   }
   if (logEnd <= s.attentionOffset) return s;
-  const parser = parserOf(ctx, s.id);
+  const parser = (runtimeOf(ctx, s.id).attentionScan ??= newScanState());
   let from = s.attentionOffset;
   if (logEnd - from > MAX_SCAN_BYTES) {
     from = logEnd - MAX_SCAN_BYTES;
@@ -52,9 +41,4 @@ export function lookForAttention(ctx: DaemonContext, s: SessionRecord, logEnd: n
   ctx.store.updateSession(s.id, offset);
   s = { ...s, ...offset };
   return outputClears(s, found.visibleAfter, now) ? clearAttention(ctx, s, 'output', now) : s;
-}
-
-/** Forgets a session's parser (it ended). */
-export function forgetParser(ctx: DaemonContext, id: string): void {
-  parsers.get(ctx)?.delete(id);
 }
