@@ -2,6 +2,9 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { after, describe, test } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { amuxHome, BIN, sleep, type AmuxHome } from '../helpers/amux.js';
 
 /** The programs of these tests (test/fixtures/attention/*.sh). */
@@ -228,5 +231,40 @@ describe('states a program declares (amux state)', () => {
     assert.equal(s.declared.state, 'ready');
     const gone = await h.run(['state', 'ready', '--session', 'nosuchid']);
     assert.notEqual(gone.code, 0);
+  });
+});
+
+describe('attention over MCP', () => {
+  const h = amuxHome({ after });
+
+  test('a subscriber hears of an attention that changes no status; list and wait carry it', async () => {
+    const base = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined && e[0] !== 'NODE_EXTRA_CA_CERTS'));
+    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp'], env: { ...base, AMUX_HOME: h.home, NO_COLOR: '1', AMUX_SESSION_ID: '' }, stderr: 'pipe' });
+    const c = new Client({ name: 'amux-test', version: '1.0.0' });
+    await c.connect(transport);
+    after(() => c.close());
+    const id = await h.ok(['run']);
+    await h.until(id, (x) => x.status === 'idle');
+    const uri = `amux://sessions/${id}`;
+    let updates = 0;
+    const updated = new Promise<void>((resolve) => {
+      c.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
+        if (n.params.uri === uri && ++updates >= 1) resolve();
+      });
+    });
+    await c.subscribeResource({ uri });
+    // Idle stays idle: only the attention and the declaration change.
+    await h.ok(['state', 'waiting', '--session', id, '-m', 'approve?']);
+    await Promise.race([updated, sleep(30_000).then(() => assert.fail('no resources/updated within 30 s'))]);
+    const list = (await c.callTool({ name: 'list', arguments: {} })).structuredContent as any;
+    const mine = list.sessions.find((x: any) => x.id === id);
+    assert.equal(mine.status, 'idle');
+    assert.deepEqual([mine.attention.source, mine.attention.message, mine.declared.state], ['declared', 'approve?', 'waiting']);
+    const w = (await c.callTool({ name: 'wait', arguments: { ids: [id], until: 'attention', budgetMs: 10_000 } })).structuredContent as any;
+    assert.equal(w.done, true, JSON.stringify(w));
+    assert.equal(w.results[0].reached, true);
+    const ev = (await events(h, id)).filter((e) => e.type === 'state_changed');
+    assert.ok(ev.every((e) => e.data.to !== 'idle' || e.data.from !== 'idle'));
+    await c.unsubscribeResource({ uri });
   });
 });
