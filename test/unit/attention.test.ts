@@ -4,6 +4,9 @@ import {
   activeDeclaration, ATTENTION_SETTLE_MS, declaredReason, NO_ATTENTION, outputClears, overDeclared, type AttentionFields,
 } from '../../src/core/attention.js';
 import { parseUntil } from '../../src/core/until.js';
+import { markedStatus } from '../../src/cli/marks.js';
+import { sortSessions } from '../../src/cli/top/model.js';
+import type { SessionView } from '../../src/protocol/sessions.js';
 
 const NOW = 1_800_000_000_000;
 const fields = (over: Partial<AttentionFields>): AttentionFields => ({ ...NO_ATTENTION, ...over });
@@ -49,5 +52,30 @@ describe('--until attention, waiting, ready', () => {
   test('are parsed; the error lists them', () => {
     for (const k of ['attention', 'waiting', 'ready'] as const) assert.deepEqual(parseUntil(k), { kind: k });
     assert.throws(() => parseUntil('needs-you'), /attention, waiting, ready/);
+  });
+});
+
+describe('what needs a person first (top, ps)', () => {
+  const view = (id: string, over: Record<string, unknown>) => ({
+    id, name: null, status: 'working', command: 'x', cwd: '/', exitCode: null, signal: null, error: null, reason: null, pid: 1,
+    logBytes: 0, logTruncated: false, autoRemove: false, timeoutMs: null, idleTimeoutMs: null, createdAt: '2026-01-01T00:00:00.000Z',
+    startedAt: null, endedAt: null, durationMs: 0, lastActivityAt: null, removed: false, removedAt: null, closedAt: null, foreground: null,
+    attention: null, declared: null, ...over,
+  }) as SessionView;
+  const asks = (at: string) => ({ at, source: 'bell' as const, title: null, message: null });
+
+  test('sessions that ask come first, the longest waiting first; then live, then finished', () => {
+    const order = sortSessions([
+      view('done', { status: 'completed', createdAt: '2026-01-03T00:00:00.000Z' }),
+      view('live', { createdAt: '2026-01-02T00:00:00.000Z' }),
+      view('late', { status: 'idle', attention: asks('2026-01-01T00:00:09.000Z') }),
+      view('early', { status: 'idle', attention: asks('2026-01-01T00:00:01.000Z') }),
+    ]).map((s) => s.id);
+    assert.deepEqual(order, ['early', 'late', 'live', 'done']);
+  });
+
+  test('the status is marked with ! when it asks', () => {
+    assert.equal(markedStatus(view('a', { status: 'idle', attention: asks('2026-01-01T00:00:00.000Z') })), 'idle!');
+    assert.equal(markedStatus(view('b', { status: 'idle' })), 'idle');
   });
 });
