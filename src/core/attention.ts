@@ -74,9 +74,11 @@ export function overDeclared(current: SessionStatus, f: AttentionFields, d: Deci
 /**
  * Whether new output clears an attention from the terminal (ADR 0034): printable output after the
  * signal, seen in a later look than the one that found it and at least ATTENTION_SETTLE_MS after
- * it (a prompt printed with its bell does not clear it). A declared `waiting` is not cleared by output.
+ * it (a prompt printed with its bell does not clear it). Output never clears attention while the
+ * program declares `waiting` (a bell it rang then included).
  */
 export const ATTENTION_SETTLE_MS = 1000;
 export function outputClears(f: AttentionFields, visible: boolean, now: number): boolean {
-  return visible && f.attentionAt !== null && f.attentionSource !== 'declared' && now - f.attentionAt >= ATTENTION_SETTLE_MS;
+  return visible && f.attentionAt !== null && f.attentionSource !== 'declared' && now - f.attentionAt >= ATTENTION_SETTLE_MS
+    && activeDeclaration(f, now) !== 'waiting';
 }

@@ -45,6 +45,8 @@ describe('attention cleared by output', () => {
     assert.equal(outputClears(bell, false, NOW + 60_000), false);
     assert.equal(outputClears(fields({ attentionAt: NOW, attentionSource: 'declared' }), true, NOW + 60_000), false);
     assert.equal(outputClears(fields({}), true, NOW + 60_000), false);
+    const bellWhileWaiting = fields({ attentionAt: NOW, attentionSource: 'bell', declaredState: 'waiting', declaredAt: NOW });
+    assert.equal(outputClears(bellWhileWaiting, true, NOW + 60_000), false);
   });
 });
 
