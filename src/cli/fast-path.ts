@@ -1,10 +1,11 @@
 import type { PsOptions } from './commands/ps.js';
 import type { RunOptions } from './commands/run.js';
 import { parseLabelArg } from '../core/labels.js';
+import type { StateFlags } from './commands/state.js';
 import { durationOption, envOption, parseExecWords, type ExecFlags } from './parse.js';
 
 /**
- * `amux ps`, `amux run` and `amux exec` are what scripts and agents call in loops, and loading commander is a
+ * `amux ps`, `amux run`, `amux exec` and `amux state` (agents' hooks) are what scripts and agents call in loops, and loading commander is a
  * third of their time budget (README "Performance", ADR 0008). Their plain forms are parsed here; anything else
  * (help, unknown or bundled flags, other commands) returns null and goes through commander.
  * test/unit/fast-path.test.ts checks that both parsers agree.
@@ -13,6 +14,7 @@ export type FastCommand =
   | { command: 'ps'; opts: PsOptions }
   | { command: 'run'; cmd: string[]; opts: RunOptions }
   | { command: 'exec'; ref: string; cmd: string[]; opts: ExecFlags }
+  | { command: 'state'; state: string; opts: StateFlags }
   /** `amux daemon dial-stdio`, the far end of every remote request (README "Remote hosts"). */
   | { command: 'dial-stdio' }
   /** `amux --version` (`-V`): commander would print the same line. */
@@ -25,6 +27,7 @@ export function parseFast(args: readonly string[]): FastCommand | null {
   }
   if (args[0] === 'run') return parseFastRun(args);
   if (args[0] === 'exec') return parseFastExec(args);
+  if (args[0] === 'state') return parseFastState(args);
   if (args[0] === 'daemon' && args[1] === 'dial-stdio' && args.length === 2) return { command: 'dial-stdio' };
   if ((args[0] === '--version' || args[0] === '-V') && args.length === 1) return { command: 'version' };
   return null;
@@ -38,6 +41,7 @@ export function parseFastPs(args: readonly string[]): PsOptions | null {
     if (a === '-q' || a === '--quiet') opts.quiet = true;
     else if (a === '--json') opts.json = true;
     else if (a === '--no-trunc') opts.trunc = false;
+    else if (a === '--attention') opts.attention = true;
     else if (a === '--no-color') continue;
     else if (a === '--status' && i + 1 < args.length && !args[i + 1]!.startsWith('-')) opts.status = args[++i]!;
     else if (a.startsWith('--status=') && a.length > 9) opts.status = a.slice(9);
@@ -87,4 +91,29 @@ export function parseFastExec(args: readonly string[]): FastCommand | null {
   if (args[0] !== 'exec' || ref === undefined || ref.startsWith('-')) return null;
   const parsed = parseExecWords(args.slice(2));
   return parsed && { command: 'exec', ref, ...parsed };
+}
+
+const STATE_VALUE_FLAGS: Record<string, 'message' | 'ttl' | 'session'> = { '-m': 'message', '--message': 'message', '--ttl': 'ttl', '--session': 'session' };
+
+/** `state STATE [-m TEXT] [--ttl DUR] [--session ID] [--json]`, called from agents' hooks (README "Statuses"). */
+export function parseFastState(args: readonly string[]): FastCommand | null {
+  if (args[0] !== 'state') return null;
+  const opts: StateFlags = {};
+  let state: string | undefined;
+  for (let i = 1; i < args.length; i++) {
+    const a = args[i]!;
+    const eq = a.startsWith('--') ? a.indexOf('=') : -1;
+    const flag = STATE_VALUE_FLAGS[eq > 0 ? a.slice(0, eq) : a];
+    if (flag) {
+      let value: string;
+      if (eq > 0) value = a.slice(eq + 1);
+      else if (i + 1 < args.length && !args[i + 1]!.startsWith('-')) value = args[++i]!;
+      else return null;
+      if (flag === 'ttl') opts.ttl = durationOption('--ttl')(value);
+      else opts[flag] = value;
+    } else if (a === '--json') opts.json = true;
+    else if (a.startsWith('-') || state !== undefined) return null;
+    else state = a;
+  }
+  return state === undefined ? null : { command: 'state', state, opts };
 }

@@ -7,7 +7,7 @@ import type { LogsQuery } from '../protocol/logs.js';
 import { ROUTES } from '../protocol/routes.js';
 import type {
   CreateSessionRequest, InspectView, KillRequest, PruneAnswer, PruneRequest, RemoveQuery, ScreenQuery, ScreenView,
-  RenameRequest, RestartRequest, SendInputRequest, SendReceipt, SessionListQuery, SessionView,
+  DeclareStateRequest, RenameRequest, RestartRequest, SendInputRequest, SendReceipt, SessionListQuery, SessionView,
 } from '../protocol/sessions.js';
 import type { WaitAnswer, WaitRequest } from '../protocol/wait.js';
 import { Connection, type Remote } from './connection.js';
@@ -145,7 +145,12 @@ class Sessions {
 
   /** Types into the session; answers a receipt (where the reply starts). With `when: idle` it may hold, so it has no deadline. */
   send(ref: string, req: SendInputRequest): Promise<SendReceipt> {
-    return this.conn.json(ROUTES.sendInput, { params: { ref }, body: req, long: req.when === 'idle' });
+    return this.conn.json(ROUTES.sendInput, { params: { ref }, body: req, long: req.when === 'idle' || req.when === 'ready' });
+  }
+
+  /** `amux state`: declares the state of the program in the session (ADR 0034); answers the session. */
+  declareState(ref: string, req: DeclareStateRequest): Promise<SessionView> {
+    return this.conn.json(ROUTES.declareState, { params: { ref }, body: req });
   }
 
   screen(ref: string, query: ScreenQuery = {}): Promise<ScreenView> {

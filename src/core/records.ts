@@ -1,3 +1,4 @@
+import type { AttentionFields } from './attention.js';
 import type { JobStatus, SessionStatus } from './status.js';
 
 /** What a session is, the same in the store and in the API (README "API"). */
@@ -37,7 +38,7 @@ export interface SessionFacts {
 }
 
 /** A session as stored (times in epoch ms). The store maps rows to this; the API maps it to SessionView. */
-export interface SessionRecord extends SessionFacts {
+export interface SessionRecord extends SessionFacts, AttentionFields {
   createdAt: number;
   startedAt: number | null;
   endedAt: number | null;

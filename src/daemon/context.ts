@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { AmuxError } from '../errors.js';
+import type { ScanState } from '../core/attention-scan.js';
 import type { Settings } from '../core/settings.js';
 import type { Decision } from '../core/status-rules.js';
 import type { AmuxPaths } from '../paths.js';
@@ -42,6 +43,8 @@ export interface Runtime {
   unwritten?: { decision: Decision; at: number };
   /** Its shell takes a job's number from \`jobs/go\` (ADR 0031); false for a shell of an older rcfile. */
   readsGo?: boolean;
+  /** The parser of its log's attention signals between two looks (ADR 0034); a restart reads on from the row's offset. */
+  attentionScan?: ScanState;
 }
 
 /** Everything the daemon's parts share. */

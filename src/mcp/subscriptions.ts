@@ -2,6 +2,9 @@ import type { Client, Stream } from '../client/client.js';
 import type { EventView } from '../protocol/events.js';
 import { sessionOfUri } from './resources.js';
 
+/** The events that change a session resource: its status, its removal, its attention and declared state (ADR 0034). */
+const UPDATES = new Set(['state_changed', 'session_removed', 'attention', 'attention_cleared', 'state_declared', 'declaration_ended']);
+
 /** How long to wait before following the event stream again when the daemon went away. */
 const REFOLLOW_MS = 1_000;
 
@@ -91,7 +94,7 @@ export class Subscriptions {
   }
 
   private async onEvent(e: EventView): Promise<void> {
-    if (e.type !== 'state_changed' && e.type !== 'session_removed') return;
+    if (!UPDATES.has(e.type)) return;
     for (const uri of this.bySession.get(e.sessionId) ?? []) await this.notify(uri).catch(() => undefined);
   }
 }

@@ -24,7 +24,7 @@ export function controlTools(ctx: ToolContext): ToolSpec[] {
         text: z.string().optional().describe('text to type'),
         keys: z.array(z.string()).min(1).optional().describe('tmux key names, e.g. C-c, Enter, Up, Escape, F1'),
         enter: z.boolean().optional().describe('press Enter after the text (default true; never after keys)'),
-        when: z.enum(['now', 'idle']).optional().describe("'idle': hold the input until the session is idle"),
+        when: z.enum(['now', 'idle', 'ready']).optional().describe("'idle': hold the input until the session is idle; 'ready': until its program declared ready (amux state ready)"),
         budgetMs,
       }),
       output: sendOut,
@@ -35,8 +35,8 @@ export function controlTools(ctx: ToolContext): ToolSpec[] {
         const input = a.keys ? { keys: a.keys, enter: false } : { text: a.text!, enter: a.enter !== false };
         const budget = a.budgetMs ?? DEFAULT_BUDGET_MS;
         try {
-          const r = await withProgress(extra, budget, 'holding input until idle',
-            client.sessions.send(a.session, { ...input, when, timeoutMs: when === 'idle' ? budget : undefined }));
+          const r = await withProgress(extra, budget, `holding input until ${when}`,
+            client.sessions.send(a.session, { ...input, when, timeoutMs: when === 'now' ? undefined : budget }));
           return { delivered: r.delivered, offset: r.offset, eventId: r.eventId, cursor: `e${r.eventId}`, heldMs: r.heldMs, pasted: r.pasted, session: brief(r.session) };
         } catch (err) {
           if (!(err instanceof AmuxError) || err.code !== 'timeout') throw err;

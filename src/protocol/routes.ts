@@ -31,6 +31,7 @@ export const ROUTES = {
   pause: { method: 'POST', path: '/v1/sessions/:ref/pause' },
   resume: { method: 'POST', path: '/v1/sessions/:ref/resume' },
   sendInput: { method: 'POST', path: '/v1/sessions/:ref/input' },
+  declareState: { method: 'POST', path: '/v1/sessions/:ref/state' },
   logs: { method: 'GET', path: '/v1/sessions/:ref/logs' },
   screen: { method: 'GET', path: '/v1/sessions/:ref/screen' },
   exec: { method: 'POST', path: '/v1/sessions/:ref/jobs' },

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { expandStatusWords } from '../core/filters.js';
+import { DECLARED_STATES } from '../core/attention.js';
 import { JOB_STATUSES, SESSION_STATUSES } from '../core/status.js';
 import type { EventsQuery, HistoryQuery, StatsQuery } from './events.js';
 import type { ExecQuery, ExecRequest, JobListQuery, JobOutputQuery } from './jobs.js';
@@ -7,7 +8,7 @@ import type { GroupRequest, SetConfigRequest } from './groups.js';
 import type { LogsQuery } from './logs.js';
 import type { RouteName } from './routes.js';
 import type {
-  CreateSessionRequest, KillRequest, PruneRequest, RemoveQuery, RenameRequest, RestartRequest, ScreenQuery, SendInputRequest, SessionListQuery,
+  CreateSessionRequest, DeclareStateRequest, KillRequest, PruneRequest, RemoveQuery, RenameRequest, RestartRequest, ScreenQuery, SendInputRequest, SessionListQuery,
 } from './sessions.js';
 import type { WaitRequest } from './wait.js';
 
@@ -68,9 +69,18 @@ const sendInput = z.object({
   text: z.string().refine((t) => Buffer.byteLength(t) <= MAX_SEND_BYTES, `must be at most ${MAX_SEND_BYTES} bytes`).optional(),
   keys: z.array(z.string().regex(/^[!-~]{1,32}$/, 'must be tmux key names such as C-c, Enter, Up, F1')).min(1).optional(),
   enter: z.boolean().optional(),
-  when: z.enum(['now', 'idle'], 'must be now or idle').optional(),
+  when: z.enum(['now', 'idle', 'ready'], 'must be now, idle or ready').optional(),
   timeoutMs: duration.optional(),
 }).strict().refine((b) => (b.text === undefined) !== (b.keys === undefined), 'give either text or keys, not both or neither') satisfies z.ZodType<SendInputRequest>;
+
+/** The longest declared message: a line of a table, not a document. */
+export const MAX_DECLARED_MESSAGE = 1000;
+
+const declareState = z.object({
+  state: z.enum(DECLARED_STATES, `must be ${DECLARED_STATES.join(', ')}`),
+  message: z.string().max(MAX_DECLARED_MESSAGE, `must be at most ${MAX_DECLARED_MESSAGE} characters`).optional(),
+  ttlMs: duration.optional(),
+}).strict() satisfies z.ZodType<DeclareStateRequest>;
 
 const kill = z.object({
   signal: z.union([z.string(), z.number().int().nonnegative()]).optional(),
@@ -123,7 +133,7 @@ export interface RouteSchema {
 export const ROUTE_SCHEMAS: Record<RouteName, RouteSchema> = {
   health: {},
   stopDaemon: {},
-  listSessions: { query: query<SessionListQuery>({ status: sessionStatuses, name: items, label: items, limit: int, all: flag, usage: flag }) },
+  listSessions: { query: query<SessionListQuery>({ status: sessionStatuses, name: items, label: items, limit: int, all: flag, usage: flag, attention: flag }) },
   createSession: { body: createSession },
   inspect: {},
   removeSession: { query: query<RemoveQuery>({ force: flag, graceMs: text }) },
@@ -133,6 +143,7 @@ export const ROUTE_SCHEMAS: Record<RouteName, RouteSchema> = {
   pause: {},
   resume: {},
   sendInput: { body: sendInput },
+  declareState: { body: declareState },
   logs: { query: query<LogsQuery>({ sinceOffset: int, limit: int, follow: flag, job: text }) },
   screen: { query: query<ScreenQuery>({ escapes: flag }) },
   exec: { body: exec, query: query<ExecQuery>({ stream: flag }) },

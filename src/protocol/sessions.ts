@@ -1,4 +1,6 @@
 // Sessions on the wire (README "API"): what the daemon answers and what it accepts.
+import type { AttentionSource } from '../core/attention-scan.js';
+import type { DeclaredState } from '../core/attention.js';
 import type { SessionFacts } from '../core/records.js';
 import type { SessionStatus } from '../core/status.js';
 import type { EventView } from './events.js';
@@ -21,9 +23,42 @@ export interface SessionView extends SessionFacts {
   foreground: string | null;
   /** A pending session starts no earlier than this (`run --delay`, a restart's backoff); null otherwise. */
   startAfter: string | null;
+  /** The program asks for a person (a bell, a desktop notification, `amux state waiting`); null when it does not (README "Statuses", ADR 0034). */
+  attention: AttentionView | null;
+  /** The state the program declared with `amux state`, while it is in force; null otherwise. */
+  declared: DeclaredView | null;
   /** Only in `GET /v1/sessions?usage=1`, for live sessions (ADR 0020). */
   cpuPercent?: number | null;
   rssBytes?: number | null;
+}
+
+/** A session's attention (README "Statuses": attention). */
+export interface AttentionView {
+  /** When it was asked for. */
+  at: string;
+  /** `bell`, `osc9`, `osc777`, `osc99` (the terminal's own signals), or `declared` (`amux state waiting`). */
+  source: AttentionSource;
+  /** The notification's title and text, as the program wrote them (control characters removed); null when none. */
+  title: string | null;
+  message: string | null;
+}
+
+/** A state a program declared (README "Statuses": declared states). */
+export interface DeclaredView {
+  state: DeclaredState;
+  message: string | null;
+  at: string;
+  /** When it lapses (`--ttl`); null: at the next input or the program's end. */
+  until: string | null;
+}
+
+/** The body of `POST /v1/sessions/{ref}/state` (`amux state`). */
+export interface DeclareStateRequest {
+  state: DeclaredState;
+  /** Shown as the reason, `declared: MESSAGE`; no control characters. */
+  message?: string;
+  /** The declaration lapses after this long: ms, or a duration text. */
+  ttlMs?: number | string;
 }
 
 /**
@@ -85,6 +120,8 @@ export interface SessionListQuery {
   all?: boolean;
   /** Add `cpuPercent` and `rssBytes` to each live session (one pass over /proc for all of them). */
   usage?: boolean;
+  /** Only sessions that ask for attention. */
+  attention?: boolean;
 }
 
 /** The answer of `GET /v1/sessions/{ref}`: the whole record. */
@@ -132,9 +169,12 @@ export interface SendInputRequest {
   text?: string;
   keys?: string[];
   enter?: boolean;
-  /** `idle`: hold the input until the session is idle, instead of typing into a busy program. Default `now`. */
-  when?: 'now' | 'idle';
-  /** With `when: idle`, give up after this long (nothing is typed): ms, or a duration text. */
+  /**
+   * `idle`: hold the input until the session is idle, instead of typing into a busy program;
+   * `ready`: until its program declared `ready` (`amux state ready`, ADR 0034). Default `now`.
+   */
+  when?: 'now' | 'idle' | 'ready';
+  /** With `when: idle` or `ready`, give up after this long (nothing is typed): ms, or a duration text. */
   timeoutMs?: number | string;
 }
 

@@ -89,4 +89,19 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE sessions ADD COLUMN on_end TEXT;
   CREATE TABLE groups (name TEXT PRIMARY KEY, parallel INTEGER NOT NULL, created_at INTEGER NOT NULL);
   `,
+  /* 6: attention and declared states (ADR 0034).
+     The log is searched for signals from attention_offset on; sessions of before start from what their row says was written. */ `
+  ALTER TABLE sessions ADD COLUMN attention_at INTEGER;
+  ALTER TABLE sessions ADD COLUMN attention_source TEXT;
+  ALTER TABLE sessions ADD COLUMN attention_title TEXT;
+  ALTER TABLE sessions ADD COLUMN attention_message TEXT;
+  ALTER TABLE sessions ADD COLUMN attention_offset INTEGER NOT NULL DEFAULT 0;
+  UPDATE sessions SET attention_offset = log_bytes;
+  ALTER TABLE sessions ADD COLUMN declared_state TEXT;
+  ALTER TABLE sessions ADD COLUMN declared_message TEXT;
+  ALTER TABLE sessions ADD COLUMN declared_at INTEGER;
+  ALTER TABLE sessions ADD COLUMN declared_until INTEGER;
+  ALTER TABLE sessions ADD COLUMN declared_pgid INTEGER;
+  CREATE INDEX sessions_attention ON sessions(attention_at) WHERE attention_at IS NOT NULL;
+  `,
 ];

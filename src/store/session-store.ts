@@ -16,6 +16,9 @@ const SESSION_COLUMNS: Record<keyof SessionRecord, string> = {
   logChunkBytes: 'log_chunk_bytes', logCapBytes: 'log_cap_bytes', hasCommand: 'has_command',
   timeoutMs: 'timeout_ms', idleTimeoutMs: 'idle_timeout_ms', closedAt: 'closed_at', reason: 'reason',
   labels: 'labels', restartOf: 'restart_of', restarts: 'restarts', restartPolicy: 'restart_policy', startAfter: 'start_after', group: 'group_name', after: 'after_ids', onEnd: 'on_end',
+  attentionAt: 'attention_at', attentionSource: 'attention_source', attentionTitle: 'attention_title', attentionMessage: 'attention_message',
+  attentionOffset: 'attention_offset', declaredState: 'declared_state', declaredMessage: 'declared_message', declaredAt: 'declared_at',
+  declaredUntil: 'declared_until', declaredPgid: 'declared_pgid',
 };
 /** Columns aliased to record fields, so that SQLite hands back rows already shaped as records. */
 const SESSION_SELECT = `SELECT ${Object.entries(SESSION_COLUMNS).map(([f, c]) => `${c} AS "${f}"`).join(', ')} FROM sessions`;

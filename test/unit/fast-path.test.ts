@@ -113,3 +113,41 @@ describe('parseFast', () => {
     assert.equal(out, `${VERSION}\n`);
   });
 });
+
+/** What commander makes of a `state` argv. */
+async function stateViaCommander(args: string[]): Promise<{ state: string; opts: Record<string, unknown> }> {
+  const program = buildProgram(() => undefined);
+  let seen: { state: string; opts: Record<string, unknown> } | undefined;
+  program.commands.find((c) => c.name() === 'state')!.action((state: string, opts: Record<string, unknown>) => {
+    seen = { state, opts: { ...opts } };
+  });
+  await program.parseAsync(['node', 'amux', ...args]);
+  return seen!;
+}
+
+describe('parseFastState agrees with commander', () => {
+  const cases = [
+    ['state', 'ready'],
+    ['state', 'waiting', '-m', 'approve: edit src/x.ts?'],
+    ['state', 'waiting', '--message=a b', '--ttl', '10m', '--json'],
+    ['state', '--session', 'abc', 'working', '--ttl=90s'],
+  ];
+  for (const args of cases) {
+    test(args.join(' '), async () => {
+      const fast = parseFast(args);
+      assert.ok(fast && fast.command === 'state', 'the fast path takes it');
+      const slow = await stateViaCommander(args);
+      assert.deepEqual({ state: fast.state, opts: fast.opts }, slow);
+    });
+  }
+
+  test('anything else goes to commander', () => {
+    for (const args of [['state'], ['state', '--help'], ['state', 'a', 'b'], ['state', 'ready', '-m'], ['state', 'ready', '-x'], ['state', 'ready', '-m', '-dash']]) {
+      assert.equal(parseFast(args), null, args.join(' '));
+    }
+  });
+
+  test('ps --attention takes the fast path', () => {
+    assert.deepEqual(parseFast(['ps', '--attention', '-q']), { command: 'ps', opts: { attention: true, quiet: true } });
+  });
+});

@@ -5,6 +5,7 @@ import type { SessionStatus } from '../../src/core/status.js';
 import { openDatabase } from '../../src/store/database.js';
 import { Store } from '../../src/store/session-store.js';
 import { computeStats, eventCursorFrom, isRemoved, lastEventId, readEvents } from '../../src/store/history.js';
+import { NO_ATTENTION } from '../../src/core/attention.js';
 
 const NOW = 1_700_000_000_000;
 const MIN = 60_000;
@@ -28,7 +29,7 @@ function record(s: Spec): SessionRecord {
     createdAt: s.created, startedAt, endedAt, lastActivityAt: null, pid: null, paneId: null, nonce: '0badcafe',
     autoRemove: false, removedAt: s.removed ? (endedAt ?? s.created) + 10 : null, lastOutput: null, logBytes: 0, logTruncated: false,
     logChunkBytes: 1024, logCapBytes: 8192, hasCommand: true, timeoutMs: null, idleTimeoutMs: null, closedAt: null,
-    labels: {}, restartOf: null, restarts: 0, restartPolicy: null, startAfter: null, group: null, after: [], onEnd: null,
+    labels: {}, restartOf: null, restarts: 0, restartPolicy: null, startAfter: null, group: null, after: [], onEnd: null, ...NO_ATTENTION,
   };
 }
 

@@ -7,6 +7,7 @@ import { resolveSettings } from '../../src/core/settings.js';
 import { createContext, type DaemonContext } from '../../src/daemon/context.js';
 import { Retention } from '../../src/daemon/session/retention.js';
 import { amuxPaths, sessionPaths } from '../../src/paths.js';
+import { NO_ATTENTION } from '../../src/core/attention.js';
 
 const DAY = 86_400_000;
 const NOW = 1_800_000_000_000;
@@ -17,7 +18,7 @@ function session(id: string, over: Partial<SessionRecord>): SessionRecord {
     createdAt: NOW - 40 * DAY, startedAt: NOW - 40 * DAY, endedAt: NOW - 40 * DAY, lastActivityAt: null, pid: null, paneId: null,
     nonce: '0badcafe', autoRemove: false, removedAt: null, lastOutput: null, logBytes: 0, logTruncated: false,
     logChunkBytes: 1024, logCapBytes: 8192, hasCommand: true, timeoutMs: null, idleTimeoutMs: null, closedAt: null,
-    labels: {}, restartOf: null, restarts: 0, restartPolicy: null, startAfter: null, group: null, after: [], onEnd: null, ...over,
+    labels: {}, restartOf: null, restarts: 0, restartPolicy: null, startAfter: null, group: null, after: [], onEnd: null, ...NO_ATTENTION, ...over,
   };
 }
 

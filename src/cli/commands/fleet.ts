@@ -21,7 +21,7 @@ export async function fleetPs(opts: PsOptions): Promise<number> {
   for (const n of names) contextHost(config, validContextName(n)); // every name known before any host is asked
   const answers = await Promise.all(names.map(async (host) => {
     try {
-      return { host, sessions: await contextClient(host).sessions.list({ status: opts.status }) };
+      return { host, sessions: await contextClient(host).sessions.list({ status: opts.status, ...(opts.attention ? { attention: true } : {}) }) };
     } catch (err) {
       return { host, error: toAmuxError(err) };
     }

@@ -50,6 +50,9 @@ export async function formatInspect(r: InspectView, now: number): Promise<string
     ['id', s.id],
     ['name', orEmpty(s.name)],
     ['status', `${paint(s.status)}${s.reason ? ` (${s.reason})` : ''}`],
+    // README "Statuses": what it asks of a person, and the state its program declared.
+    ['attention', s.attention ? `${s.attention.source}${s.attention.title ? ` ${s.attention.title}:` : ''}${s.attention.message ? ` ${s.attention.message}` : ''}, at ${when(s.attention.at, now)}` : ''],
+    ['declared', s.declared ? `${s.declared.state}${s.declared.message ? `: ${s.declared.message}` : ''}${s.declared.until ? `, until ${s.declared.until}` : ''}` : ''],
     ['command', s.command ?? `(shell)${s.foreground ? ` ${s.foreground}` : ''}`],
     ['cwd', s.cwd],
     ['exit code', orEmpty(s.exitCode)],

@@ -2,12 +2,15 @@ import { formatAge } from '../../core/duration.js';
 import { stripAnsi } from '../../core/log-render.js';
 import type { SessionView } from '../../protocol/sessions.js';
 import type { Client } from '../../client/client.js';
+import { markedStatus } from '../marks.js';
 import { formatTable, printJson, statusPainter, useColor, writeOut } from '../output.js';
 
 export interface PsOptions {
   quiet?: boolean;
   json?: boolean;
   status?: string;
+  /** Only sessions that ask for attention (README "Statuses"). */
+  attention?: boolean;
   trunc?: boolean;
   /** `--filter` values (README "Labels and filters"). */
   filter?: string[];
@@ -35,7 +38,7 @@ function oneLine(text: string, trunc: boolean): string {
 export async function psCommand(client: Client, opts: PsOptions): Promise<number> {
   if (opts.context !== undefined || opts.allContexts) return (require('./fleet.js') as typeof import('./fleet.js')).fleetPs(opts);
   if (opts.stack !== undefined) opts = { ...opts, filter: [...(opts.filter ?? []), `label=stack=${opts.stack}`] };
-  const query = { ...sessionQuery(opts), limit: opts.last, usage: opts.usage };
+  const query = { ...sessionQuery(opts), limit: opts.last, usage: opts.usage, ...(opts.attention ? { attention: true } : {}) };
   let sessions = await client.sessions.list(query);
   // CPU % is over the time since the daemon's previous look (at least 1 s apart): a first look has
   // none yet, so look again a second later, as `docker stats --no-stream` samples.
@@ -103,7 +106,8 @@ export async function printSessions(
     ...(host ? [host(s)] : []),
     s.id,
     s.name ?? '',
-    paint(s.status),
+    // `idle!`: it asks for a person (README "Statuses": attention).
+    paint(s.status) + markedStatus(s).slice(s.status.length),
     s.exitCode === null ? '' : String(s.exitCode),
     formatAge(now - Date.parse(s.createdAt)),
     ...extra.cells(s, now),

@@ -12,14 +12,15 @@ export interface SendFlags {
 
 /**
  * `amux send`: type text (and Enter) into the session, or tmux key names with --keys. `--when idle`
- * holds it until the session is idle (124 when `--timeout` ran out first: nothing was typed).
+ * holds it until the session is idle, `--when ready` until its program declared ready (124 when
+ * `--timeout` ran out first: nothing was typed).
  * `--json` prints the receipt: where the reply starts.
  */
 export async function sendCommand(client: Client, ref: string, words: string[], opts: SendFlags): Promise<number> {
   if (words.length === 0) throw new AmuxError('usage', 'nothing to send: amux send ID TEXT… (or --keys KEY…)');
   const when = opts.when ?? 'now';
-  if (when !== 'now' && when !== 'idle') throw new AmuxError('usage', `unknown --when '${when}': use idle (or now, the default)`);
-  if (opts.timeout !== undefined && when !== 'idle') throw new AmuxError('usage', '--timeout is for --when idle: how long to hold the input');
+  if (when !== 'now' && when !== 'idle' && when !== 'ready') throw new AmuxError('usage', `unknown --when '${when}': use idle, ready (or now, the default)`);
+  if (opts.timeout !== undefined && when === 'now') throw new AmuxError('usage', '--timeout is for --when idle or ready: how long to hold the input');
   const input = opts.keys ? { keys: words, enter: false } : { text: words.join(' '), enter: opts.enter !== false };
   try {
     const receipt = await client.sessions.send(ref, { ...input, when, timeoutMs: opts.timeout });

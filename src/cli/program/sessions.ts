@@ -1,4 +1,5 @@
-import { Option, type Command } from 'commander';
+import { Argument, Option, type Command } from 'commander';
+import { DECLARED_STATES } from '../../core/attention.js';
 import { parseKillSignal, signalNames } from '../../core/signals.js';
 import { SESSION_STATUSES } from '../../core/status.js';
 import { AmuxError } from '../../errors.js';
@@ -48,13 +49,14 @@ export function addSessionCommands(program: Command, { setExit, client, router, 
     .option('-n, --last <count>', 'only the newest N', intOption('-n'))
     .option('--usage', 'add CPU% (over the last look, of one core) and MEM (resident) of each live session')
     .addOption(formatOption())
+    .option('--attention', "only sessions that ask for a person (a bell, a notification, 'amux state waiting'); the table marks them with ! after the status")
     .option('--no-trunc', 'do not shorten commands')
     .option('--no-color', 'never colour the status (also: NO_COLOR)')
     .option('--context <list>', 'the sessions of these contexts (comma-separated), in one table with a HOST column')
     .option('--all-contexts', 'the sessions of every context (amux context ls)')
     .addHelpText('after', '\nWith --context or --all-contexts, hosts are asked at once; one that fails is reported on stderr (and in --json: {sessions, errors}) and the others are listed; exit 1 only if all failed. -q prints HOST:ID.')
     .addHelpText('after', examples(
-      ['amux ps --status live', 'only the live ones (pending, working, idle, paused)'],
+      ['amux ps --status idle --attention', 'the idle ones that ask for you (idle!)'],
       ["amux ps --filter label=team=ci --filter 'name=web*'", 'by label and name'],
       ["amux ps --format '{{.ID}}\\t{{.Status}}\\t{{.ExitCode}}'", 'your own columns (table TEMPLATE adds a header)'],
       ['amux rm $(amux ps -q --status completed)', 'remove the sessions that succeeded'],
@@ -116,8 +118,8 @@ export function addSessionCommands(program: Command, { setExit, client, router, 
     .description('block until all have ended (or reached --until); exit with the first non-zero exit code (124 on --timeout)')
     .addArgument(targetArg('<ids...>', 'session ids, names or prefixes, or job ids job-<id>-<n>'))
     .addOption(hinted(
-      new Option('--until <state>', 'exited (default), idle, working, or output:REGEX (sessions); returns at once when it already holds; exit 1 when a session ended without reaching it; exit 2 when one match of REGEX takes over 5s (one without backreferences and lookaround never does)'),
-      { kind: 'words', words: ['exited', 'idle', 'working', 'output:'] },
+      new Option('--until <state>', 'exited (default), idle, working, attention (a bell or notification, amux state waiting), waiting or ready (declared with amux state), or output:REGEX (sessions); returns at once when it already holds; exit 1 when a session ended without reaching it; exit 2 when one match of REGEX takes over 5s (one without backreferences and lookaround never does)'),
+      { kind: 'words', words: ['exited', 'idle', 'working', 'attention', 'waiting', 'ready', 'output:'] },
     ))
     .option('--after <event-id>', 'only a change after this event counts (a previous --json cursor, a send receipt eventId)', intOption('--after'))
     .option('--any', 'return when the first target gets there')
@@ -128,7 +130,7 @@ export function addSessionCommands(program: Command, { setExit, client, router, 
       ['amux wait $id; echo $?', "block until it ends; exit with its exit code"],
       ['amux wait --until idle repl', 'until it waits for input'],
       ["amux wait --until 'output:listening on' --timeout 1m web", 'until that line appears (exit 124 after 1m)'],
-      ['amux wait --any build test', 'until the first of the two ends'],
+      ['amux wait --any --until attention build test', 'until the first of the two asks for you (a bell, a notification, amux state waiting)'],
     ))
     .action(async (refs: string[], opts) => setExit(await (require('../commands/wait.js') as typeof import('../commands/wait.js')).waitCommand(router(), refs, opts)));
 
@@ -163,8 +165,8 @@ export function addSessionCommands(program: Command, { setExit, client, router, 
     .argument('[text...]', 'text (words joined by spaces), or key names with --keys')
     .option('--no-enter', 'do not press Enter after the text')
     .option('--keys', 'the words are tmux key names, e.g. C-c Up Enter')
-    .addOption(hinted(new Option('--when <when>', 'idle: hold the text until the session is idle (waiting for input), instead of typing into a busy program'), { kind: 'words', words: ['idle'] }))
-    .option('--timeout <dur>', 'with --when idle: give up after this long, typing nothing (exit 124)', durationOption('--timeout'))
+    .addOption(hinted(new Option('--when <when>', "idle: hold the text until the session is idle (waiting for input), instead of typing into a busy program; ready: until its program declared 'amux state ready'"), { kind: 'words', words: ['idle', 'ready'] }))
+    .option('--timeout <dur>', 'with --when: give up after this long, typing nothing (exit 124)', durationOption('--timeout'))
     .option('--json', 'print the receipt {delivered, offset, eventId, heldMs, pasted, sessionId}: read the reply from offset, or wait --after eventId')
     .addHelpText('after', '\nText that starts with - goes after --: amux send ID -- -n')
     .addHelpText('after', examples(
@@ -174,6 +176,22 @@ export function addSessionCommands(program: Command, { setExit, client, router, 
       ['amux send --json repl 2+2', 'the receipt: the reply starts at its offset'],
     ))
     .action(async (ref: string, words: string[], opts) => setExit(await (require('../commands/send.js') as typeof import('../commands/send.js')).sendCommand(...routed(ref), words, opts)));
+
+  program
+    .command('state')
+    .description("declare the state of the program in this session (AMUX_SESSION_ID): working, waiting (idle, and it asks for a person) or ready (idle, its turn done); it wins over what amux sees until the next input, the --ttl or the program's end")
+    .addArgument(hinted(new Argument('<state>', 'working, waiting or ready'), { kind: 'words', words: [...DECLARED_STATES] }))
+    .option('-m, --message <text>', 'what it is doing or asking; shown as the reason, declared: TEXT (plain text, no control characters)')
+    .option('--ttl <dur>', 'the declaration lapses after this long (then what amux sees decides again)', durationOption('--ttl'))
+    .addOption(hinted(new Option('--session <id>', 'the session to declare for, outside a session (default: AMUX_SESSION_ID)'), { kind: 'sessions' }))
+    .option('--json', 'print the session as JSON')
+    .addHelpText('after', '\nOutside a session without --session: exit 2.')
+    .addHelpText('after', examples(
+      ["amux state waiting -m 'approve: edit src/x.ts?'", 'idle, with attention; amux wait --until waiting returns'],
+      ['amux state ready', 'idle: the turn is done (send --when ready types now)'],
+      ["amux state working -m 'running tests' --ttl 10m", 'working, whatever the screen shows, for at most 10 minutes'],
+    ))
+    .action(async (state: string, opts) => setExit(await (require('../commands/state.js') as typeof import('../commands/state.js')).stateCommand(client, state, opts)));
 
   program
     .command('attach')

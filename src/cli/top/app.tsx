@@ -41,7 +41,8 @@ function headerLine(snap: TopSnapshot, width: number): string {
     counts.set(k, (counts.get(k) ?? 0) + 1);
   }
   const order = ['working', 'idle', 'paused', 'pending', 'finished'];
-  const summary = order.filter((k) => counts.get(k)).map((k) => `${counts.get(k)} ${k}`).join(' · ') || 'no sessions';
+  const needy = snap.sessions.filter((s) => s.attention).length;
+  const summary = [...(needy ? [`${needy} need you`] : []), ...order.filter((k) => counts.get(k)).map((k) => `${counts.get(k)} ${k}`)].join(' · ') || 'no sessions';
   const filter = snap.ui.filter ? `  /${snap.ui.filter}: ${snap.rows.length} of ${snap.sessions.length}` : '';
   const right = `${clock(snap.listedAt)}  ? help`;
   const left = truncate(`amux top  ${summary}${filter}`, Math.max(0, width - textWidth(right) - 1));

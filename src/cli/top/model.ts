@@ -5,17 +5,28 @@
  */
 import { isTerminal, SESSION_STATUSES, TERMINAL_STATUSES, type SessionStatus } from '../../core/status.js';
 import type { SessionView } from '../../protocol/sessions.js';
+import { markedStatus } from '../marks.js';
 import { textWidth, clean, truncate, fit, formatRuntime, formatCpu, formatBytes } from './text.js';
 
 // ---------------------------------------------------------------------------------------------
 // Order and filter
 
-/** Live (and pending) sessions first, then finished ones; newest first within each (README "amux top"). */
+/** Sessions that ask for a person come first (README "Statuses": attention), then live ones, then finished ones. */
+function rank(s: SessionView): number {
+  if (s.attention) return 0;
+  return isTerminal(s.status) ? 2 : 1;
+}
+
+/**
+ * What needs a person first (the longest waiting first), then live (and pending) sessions, then
+ * finished ones; newest first within those two (README "amux top").
+ */
 export function sortSessions(sessions: readonly SessionView[]): SessionView[] {
   return [...sessions].sort((a, b) => {
-    const fa = isTerminal(a.status) ? 1 : 0;
-    const fb = isTerminal(b.status) ? 1 : 0;
+    const fa = rank(a);
+    const fb = rank(b);
     if (fa !== fb) return fa - fb;
+    if (a.attention && b.attention && a.attention.at !== b.attention.at) return a.attention.at < b.attention.at ? -1 : 1;
     if (a.createdAt !== b.createdAt) return a.createdAt < b.createdAt ? 1 : -1;
     return a.id < b.id ? 1 : -1;
   });
@@ -174,7 +185,7 @@ export function rowText(s: SessionView, c: Columns, selected: boolean): RowText 
     after.push(fit(finished ? '' : formatCpu(s.cpuPercent), W.cpu, true), fit(finished ? '' : formatBytes(s.rssBytes), W.mem, true));
   }
   after.push(truncate(clean(commandText(s)).replace(/\s+/g, ' '), c.command));
-  return { before, status: fit(s.status, W.status), after: ` ${after.join(' ')}` };
+  return { before, status: fit(markedStatus(s), W.status), after: ` ${after.join(' ')}` };
 }
 
 /** The preview's lines: trailing blank lines dropped, the last `rows` kept, each cut to `width`. */

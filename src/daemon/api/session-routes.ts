@@ -7,6 +7,7 @@ import type { JobView } from '../../protocol/jobs.js';
 import type { InspectView, PruneAnswer, ScreenView, SendReceipt, SessionView } from '../../protocol/sessions.js';
 import { readSessionLog, settleLog } from '../output/log-stream.js';
 import { logBytes, logPatch, syncLog } from '../output/log-size.js';
+import { declareState } from '../session/attention.js';
 import { pauseSession, resumeSession, sendInput } from '../session/control.js';
 import { createSession } from '../session/create.js';
 import { killSession } from '../session/kill.js';
@@ -21,11 +22,11 @@ import type { Engine } from './index.js';
 import { queryDuration } from './params.js';
 import type { Router } from './router.js';
 import { openStream } from './stream.js';
-import { grace, parseCreate, parseInput, parseKill, parsePrune } from './validate.js';
+import { grace, parseCreate, parseDeclare, parseInput, parseKill, parsePrune } from './validate.js';
 import { eventView, jobView, sessionView } from './views.js';
 import { withLiveTotals } from '../job/streams.js';
 
-/** Sessions: list, create, inspect, remove, kill, pause, resume, input, logs, screen, prune. */
+/** Sessions: list, create, inspect, remove, kill, pause, resume, input, declared state, logs, screen, prune. */
 /** `amux kill`: a session, or one job (job 1 of a command session is the session); answers with what was killed. */
 export async function killTarget({ ctx, jobs }: Engine, t: Target, k: { signal: NodeJS.Signals; graceMs: number }): Promise<SessionView | JobView> {
   if (t.kind === 'job') return jobView(await jobs.kill(jobs.get(t.id), k.signal, k.graceMs));
@@ -47,7 +48,10 @@ export function registerSessionRoutes(r: Router, engine: Engine): void {
   r.on(ROUTES.listSessions, async (q): Promise<SessionView[]> => {
     await monitor.ensureFresh();
     const now = Date.now();
-    const sessions = listFiltered(ctx, { statuses: q.query.status, names: q.query.name, labels: q.query.label, limit: q.query.limit, includeRemoved: q.query.all === true });
+    const all = listFiltered(ctx, { statuses: q.query.status, names: q.query.name, labels: q.query.label, limit: q.query.attention === true ? undefined : q.query.limit, includeRemoved: q.query.all === true });
+    // `attention=1`: only those that ask for a person (README "Statuses"); the view says so for live ones only.
+    const asking = q.query.attention === true ? all.filter((s) => sessionView(s, now).attention !== null) : all;
+    const sessions = q.query.attention === true && q.query.limit !== undefined ? asking.slice(0, q.query.limit) : asking;
     if (q.query.usage !== true) return sessions.map((s) => sessionView(s, now, ctx.runtime.get(s.id)));
     const usage = sessionUsage(ctx, sessions, now);
     return sessions.map((s) => ({ ...sessionView(s, now, ctx.runtime.get(s.id)), ...(usage.get(s.id) ?? { cpuPercent: null, rssBytes: null }) }));
@@ -82,7 +86,7 @@ export function registerSessionRoutes(r: Router, engine: Engine): void {
     const s = resolveSession(ctx, q.params.ref!);
     const input = parseInput(await q.body());
     const abort = new AbortController();
-    if (input.when === 'idle') {
+    if (input.when !== 'now') {
       q.long();
       q.res.on('close', () => abort.abort());
       await monitor.ensureFresh();
@@ -100,6 +104,11 @@ export function registerSessionRoutes(r: Router, engine: Engine): void {
   r.on(ROUTES.renameSession, async (q): Promise<SessionView> => {
     const s = resolveSession(ctx, q.params.ref!);
     return sessionView(renameSession(ctx, s.id, ((await q.body()) as { name: string | null }).name));
+  });
+
+  r.on(ROUTES.declareState, async (q): Promise<SessionView> => {
+    const s = resolveSession(ctx, q.params.ref!);
+    return sessionView(declareState(ctx, s.id, parseDeclare(await q.body())), Date.now(), ctx.runtime.get(s.id));
   });
 
   r.on(ROUTES.pause, async (q): Promise<SessionView> => sessionView(await pauseSession(ctx, resolveSession(ctx, q.params.ref!).id)));

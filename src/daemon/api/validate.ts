@@ -10,10 +10,11 @@ import { parseUntil } from '../../core/until.js';
 import { parseKillSignal } from '../../core/signals.js';
 import { AmuxError } from '../../errors.js';
 import type { ExecRequest } from '../../protocol/jobs.js';
-import type { CreateSessionRequest, KillRequest, PruneRequest, SendInputRequest } from '../../protocol/sessions.js';
+import type { CreateSessionRequest, DeclareStateRequest, KillRequest, PruneRequest, SendInputRequest } from '../../protocol/sessions.js';
 import type { WaitRequest } from '../../protocol/wait.js';
 import { DEFAULT_GRACE_MS } from '../../process/terminate.js';
 import type { JobSpec } from '../job/launch.js';
+import type { Declare } from '../session/attention.js';
 import type { SendInput } from '../session/control.js';
 import type { SessionSpec } from '../session/create.js';
 import type { WaitSpec } from '../session/waiters.js';
@@ -95,10 +96,20 @@ export function parseInput(body: unknown): SendInput {
   const req = body as SendInputRequest;
   const enter = req.enter !== false;
   const when = req.when ?? 'now';
-  if (req.timeoutMs !== undefined && when !== 'idle') throw new AmuxError('invalid_argument', 'a send timeout is for when: idle (--when idle); drop it, or hold the input');
+  if (req.timeoutMs !== undefined && when === 'now') throw new AmuxError('invalid_argument', 'a send timeout is for when: idle or ready (--when); drop it, or hold the input');
   if (req.text?.includes('\0')) throw new AmuxError('invalid_argument', 'send text must not contain NUL bytes, which a terminal cannot take as text; send the key C-@ with --keys');
   const input = req.keys ? { keys: checkKeys(req.keys) } : { text: req.text! };
   return { ...input, enter, when, timeoutMs: limit(req.timeoutMs, 'timeout') };
+}
+
+/** `POST /v1/sessions/{ref}/state` (`amux state`, ADR 0034): a message is shown as it is, so it may hold no control character. */
+export function parseDeclare(body: unknown): Declare {
+  const req = body as DeclareStateRequest;
+  const message = req.message === undefined || req.message === '' ? null : req.message;
+  if (message !== null && /[\u0000-\u001f\u007f-\u009f]/.test(message)) {
+    throw new AmuxError('invalid_argument', 'the message must not contain control characters or escape sequences (newlines, tabs, ESC); give plain text');
+  }
+  return { state: req.state, message, ttlMs: limit(req.ttlMs, 'ttl') };
 }
 
 /** `POST …/kill`: the signal (default TERM) and the grace before SIGKILL (default 5 s). */

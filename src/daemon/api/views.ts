@@ -1,4 +1,5 @@
 import type { EventRecord, JobRecord, SessionRecord } from '../../core/records.js';
+import { activeDeclaration, declaredReason } from '../../core/attention.js';
 import { isTerminal } from '../../core/status.js';
 import type { EventView } from '../../protocol/events.js';
 import type { JobView } from '../../protocol/jobs.js';
@@ -12,6 +13,7 @@ const iso = (ms: number | null): string | null => (ms == null ? null : new Date(
  */
 export function sessionView(s: SessionRecord, now = Date.now(), live?: { reason?: string; reasonStatus?: string; foreground?: string | null }): SessionView {
   const running = !isTerminal(s.status) && s.status !== 'pending';
+  const declared = running ? activeDeclaration(s, now) : null;
   return {
     id: s.id,
     name: s.name,
@@ -21,7 +23,7 @@ export function sessionView(s: SessionRecord, now = Date.now(), live?: { reason?
     exitCode: s.exitCode,
     signal: s.signal,
     error: s.error,
-    reason: (running && live?.reasonStatus === s.status && live.reason) || s.reason,
+    reason: reasonOf(s, running, declared !== null, live),
     foreground: running ? (live?.foreground ?? null) : null,
     createdAt: iso(s.createdAt)!,
     startedAt: iso(s.startedAt),
@@ -45,7 +47,22 @@ export function sessionView(s: SessionRecord, now = Date.now(), live?: { reason?
     after: s.after,
     onEnd: s.onEnd,
     startAfter: s.status === 'pending' ? iso(s.startAfter) : null,
+    attention: running && s.attentionAt !== null
+      ? { at: iso(s.attentionAt)!, source: s.attentionSource!, title: s.attentionTitle, message: s.attentionMessage }
+      : null,
+    declared: declared ? { state: declared, message: s.declaredMessage, at: iso(s.declaredAt)!, until: iso(s.declaredUntil) } : null,
   };
+}
+
+/**
+ * Why it has its status: a declared state's reason while it is in force (ADR 0034); the monitor's
+ * last look at a running session; else the row's (a declaration that lapsed moments ago, and that
+ * the monitor has not ended yet, no longer claims it).
+ */
+function reasonOf(s: SessionRecord, running: boolean, declared: boolean, live?: { reason?: string; reasonStatus?: string }): string | null {
+  if (declared && s.status !== 'paused') return declaredReason(s);
+  const reason = (running && live?.reasonStatus === s.status && live.reason) || s.reason;
+  return running && s.declaredState !== null && reason === declaredReason(s) ? 'declaration ended (ttl)' : reason;
 }
 
 export function jobView(j: JobRecord, now = Date.now()): JobView {

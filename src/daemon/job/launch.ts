@@ -15,6 +15,7 @@ import type { JobState } from './state.js';
 import type { JobStdin } from './stdin.js';
 import { streamDirOf, type JobStreams } from './streams.js';
 import type { Turns } from './turns.js';
+import { clearOnInput } from '../session/attention.js';
 
 /** A checked exec request (api/validate.ts). */
 export interface JobSpec {
@@ -55,6 +56,7 @@ export async function execJob(p: LaunchParts, sessionId: string, spec: JobSpec, 
     }
     assertIdleShell(p, s);
     started = await launch(p, s, spec, hold);
+    clearOnInput(p.ctx, s.id); // a job typed into the shell is input (ADR 0034)
     return started;
   } finally {
     // A foreground job holds the turn until it ends; everything else gives it back now.

@@ -11,6 +11,7 @@ import { logBytes, logPatch } from '../output/log-size.js';
 import { reportError } from '../session/errors.js';
 import { isSessionLocked } from '../session/lock.js';
 import { applyDecision } from '../session/transitions.js';
+import { lookForAttention } from './attention-look.js';
 import { Evidence, QUICK_MS } from './evidence.js';
 import { ExitWatch } from './exit-watch.js';
 
@@ -204,6 +205,7 @@ export class Monitor {
     const patch: Partial<SessionRecord> = pane && !pane.dead && rt.logEnd !== undefined ? logPatch(ctx, s, rt.logEnd) : {};
     if (outputChanged) patch.lastActivityAt = now;
     if (Object.keys(patch).length) ctx.store.updateSession(s.id, patch);
+    if (pane && !pane.dead && rt.logEnd !== undefined) s = lookForAttention(ctx, s, rt.logEnd, now); // ADR 0034
     if (!isTerminal(decision.status) && decision.reason !== 'unchanged') {
       rt.reason = decision.reason;
       rt.reasonStatus = decision.status;

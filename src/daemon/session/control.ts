@@ -7,6 +7,7 @@ import { TmuxCommandError } from '../../tmux/tmux.js';
 import { AmuxError } from '../../errors.js';
 import type { DaemonContext } from '../context.js';
 import { runningSession } from './guards.js';
+import { clearOnInput } from './attention.js';
 import { withSessionLock } from './lock.js';
 import { logBytes } from '../output/log-size.js';
 import { applyDecision, applyMainExit } from './transitions.js';
@@ -68,8 +69,8 @@ export function resumeSession(ctx: DaemonContext, id: string): Promise<SessionRe
 /** A checked `amux send` request (api/validate.ts): text or tmux key names, and when to type them. */
 export type SendInput = ({ text: string } | { keys: string[] }) & {
   enter: boolean;
-  /** `idle`: hold the input until the session is idle (then at most `timeoutMs`). */
-  when: 'now' | 'idle';
+  /** `idle`: hold the input until the session is idle; `ready`: until its program declared ready (then at most `timeoutMs`). */
+  when: 'now' | 'idle' | 'ready';
   timeoutMs: number | null;
 };
 
@@ -88,13 +89,13 @@ export interface SendDone {
 
 let buffers = 0;
 
-/** Holds until the session is idle; fails (nothing typed) when it ends first or the time runs out. */
-async function untilIdle(ctx: DaemonContext, id: string, timeoutMs: number | null, signal?: AbortSignal): Promise<void> {
-  const spec = { until: { kind: 'idle' } as const, after: null, any: false, sinceOffset: null, timeoutMs };
+/** Holds until the session is idle (or its program declared `ready`); fails (nothing typed) when it ends first or the time runs out. */
+async function untilHeld(ctx: DaemonContext, id: string, when: 'idle' | 'ready', timeoutMs: number | null, signal?: AbortSignal): Promise<void> {
+  const spec = { until: { kind: when }, after: null, any: false, sinceOffset: null, timeoutMs };
   const { results, timedOut } = await waitForTargets(ctx, [{ kind: 'session', id }], spec, signal);
-  if (signal?.aborted) throw new AmuxError('operation_failed', 'the caller left before the session was idle; nothing was typed');
-  if (timedOut) throw new AmuxError('timeout', `session ${id} was not idle within ${formatDuration(timeoutMs!)}; nothing was typed`);
-  if (!results[0]!.reached) throw new AmuxError('invalid_state', `session ${id} ended (${results[0]!.status}) before it was idle; nothing was typed`);
+  if (signal?.aborted) throw new AmuxError('operation_failed', `the caller left before the session was ${when}; nothing was typed`);
+  if (timedOut) throw new AmuxError('timeout', `session ${id} was not ${when} within ${formatDuration(timeoutMs!)}; nothing was typed`);
+  if (!results[0]!.reached) throw new AmuxError('invalid_state', `session ${id} ended (${results[0]!.status}) before it was ${when}; nothing was typed`);
 }
 
 /**
@@ -105,8 +106,8 @@ async function untilIdle(ctx: DaemonContext, id: string, timeoutMs: number | nul
 export async function sendInput(ctx: DaemonContext, id: string, input: SendInput, signal?: AbortSignal): Promise<SendDone> {
   runningSession(ctx, id, 'send');
   const held = Date.now();
-  if (input.when === 'idle') {
-    await untilIdle(ctx, id, input.timeoutMs, signal);
+  if (input.when !== 'now') {
+    await untilHeld(ctx, id, input.when, input.timeoutMs, signal);
     runningSession(ctx, id, 'send');
   }
   const heldMs = Date.now() - held;
@@ -139,11 +140,12 @@ export async function sendInput(ctx: DaemonContext, id: string, input: SendInput
       sessionId: id, jobId: null, type: 'input_sent',
       data: {
         ...('keys' in input ? { keys: input.keys } : { bytes: Buffer.byteLength(input.text), ...(pasted ? { pasted } : {}) }),
-        enter: input.enter, offset, ...(heldMs > 0 && input.when === 'idle' ? { heldMs } : {}),
+        enter: input.enter, offset, ...(heldMs > 0 && input.when !== 'now' ? { heldMs } : {}),
       },
       createdAt: now,
     });
   });
+  clearOnInput(ctx, id, now); // the person answered (ADR 0034)
   const cur = ctx.store.getSession(id)!;
   const session = cur.status === 'idle' ? applyDecision(ctx, cur, { status: 'working', reason: 'input sent' }, now) : cur;
   return { session, offset, eventId: event.id, heldMs, pasted };

@@ -10,6 +10,7 @@ import type { DaemonContext } from '../context.js';
 import { chunkBytesFor, JOB_STREAM_CHUNK, JOB_STREAM_KEEP } from '../output/log-files.js';
 import type { Queue } from './queue.js';
 import { resolveSession } from './refs.js';
+import { NO_ATTENTION } from '../../core/attention.js';
 
 /** A checked create request (api/validate.ts). */
 export interface SessionSpec {
@@ -71,7 +72,7 @@ export async function createSession(ctx: DaemonContext, queue: Queue, spec: Sess
     lastActivityAt: null, pid: null, paneId: null, nonce: randomBytes(4).toString('hex'),
     autoRemove, removedAt: null, lastOutput: null, logBytes: 0, logTruncated: false,
     logChunkBytes: chunkBytesFor(ctx.settings.logCapBytes), logCapBytes: ctx.settings.logCapBytes, hasCommand: command !== null,
-    timeoutMs, idleTimeoutMs, closedAt: null,
+    timeoutMs, idleTimeoutMs, closedAt: null, ...NO_ATTENTION,
     labels, group: spec.group, after, onEnd: spec.onEnd, restartOf: spec.restartOf ?? null, restarts: spec.restarts ?? 0, restartPolicy,
     startAfter: delayMs ? now + delayMs : null, reason: delayMs ? (spec.restartOf ? 'restart backoff' : 'delayed') : null,
   };

@@ -13,9 +13,9 @@ export function openSession(ctx: DaemonContext, id: string): SessionRecord {
 }
 
 /** What an operation needs of a running session: `exec` needs it not paused. */
-export type RunningAction = 'exec' | 'pause' | 'resume' | 'send';
+export type RunningAction = 'exec' | 'pause' | 'resume' | 'send' | 'state';
 
-const DONE: Record<RunningAction, string> = { exec: 'run a job', pause: 'be paused', resume: 'be resumed', send: 'be sent input' };
+const DONE: Record<RunningAction, string> = { exec: 'run a job', pause: 'be paused', resume: 'be resumed', send: 'be sent input', state: 'declare a state' };
 
 /**
  * A session that has started and not finished, with its shell known: what `exec`, `pause`,

@@ -14,6 +14,7 @@ import { chunkBytesFor, LOG_PREFIX, sessionLogKeep } from '../output/log-files.j
 import { withSessionLock } from './lock.js';
 import { applyDecision, applyMainExit } from './transitions.js';
 import { logLine } from '../log.js';
+import { NO_ATTENTION } from '../../core/attention.js';
 
 /**
  * Starts a `pending` session (the queue calls it): the tmux session, job 1, `pending → working`.
@@ -82,7 +83,7 @@ async function adoptOrphans(ctx: DaemonContext, panes: Map<string, PaneInfo>): P
       createdAt: now, startedAt: null, endedAt: null, lastActivityAt: null, pid: null, paneId: null, nonce: randomBytes(4).toString('hex'),
       autoRemove: false, removedAt: null, lastOutput: null, logBytes: 0, logTruncated: false,
       logChunkBytes: chunkBytesFor(ctx.settings.logCapBytes), logCapBytes: ctx.settings.logCapBytes, hasCommand: ended,
-      timeoutMs: null, idleTimeoutMs: null, closedAt: null,
+      timeoutMs: null, idleTimeoutMs: null, closedAt: null, ...NO_ATTENTION,
       labels: {}, restartOf: null, restarts: 0, restartPolicy: null, startAfter: null, group: null, after: [], onEnd: null,
     };
     const message = 'adopted: its tmux session was running but the database did not know it (amux.db deleted or replaced?); its command and history are unknown';

@@ -1,4 +1,5 @@
 import type { SessionRecord } from '../../core/records.js';
+import { CLEARED_ATTENTION, ENDED_DECLARATION, overDeclared } from '../../core/attention.js';
 import { assertTransition } from '../../core/state-machine.js';
 import { finished, type Decision } from '../../core/status-rules.js';
 import { isTerminal } from '../../core/status.js';
@@ -23,11 +24,15 @@ export function applyDecision(ctx: DaemonContext, seen: SessionRecord, decision:
   // monitor's) fails only when that commits.
   const rt = runtimeOf(ctx, s.id);
   if (isTerminal(s.status)) delete rt.unwritten;
-  const { decision: d, at: now } = rt.unwritten ?? { decision, at: when };
+  const { decision: decided, at: now } = rt.unwritten ?? { decision, at: when };
+  // A state the program declared wins over the evidence (ADR 0034).
+  const d = overDeclared(s.status, s, decided, now);
   if (d.status === s.status) return s;
   assertTransition(s.status, d.status);
   const patch: Partial<SessionRecord> = { status: d.status, reason: d.reason };
   if (isTerminal(d.status)) {
+    // The program's end ends what it asked for (ADR 0034); its events stay.
+    Object.assign(patch, CLEARED_ATTENTION, ENDED_DECLARATION);
     // Not before its start: a command that ended as tmux answered wrote its exit before `begin` ran.
     patch.endedAt = Math.max(d.endedAt ?? now, s.startedAt ?? 0);
     patch.exitCode = d.exitCode ?? null;

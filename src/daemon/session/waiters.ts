@@ -1,7 +1,8 @@
 import type { EventRecord, JobRecord, SessionRecord } from '../../core/records.js';
 import { isTerminal, TERMINAL_STATUSES } from '../../core/status.js';
 import { setLongTimeout } from '../../core/long-timeout.js';
-import { untilStatus, type Until } from '../../core/until.js';
+import { untilDeclared, untilStatus, type Until } from '../../core/until.js';
+import { activeDeclaration } from '../../core/attention.js';
 import type { WaitAnswer, WaitEvent, WaitResult } from '../../protocol/wait.js';
 import { AmuxError } from '../../errors.js';
 import { findEvent, lastEventId } from '../../store/history.js';
@@ -87,6 +88,9 @@ class TargetWatch {
       event = findEvent(ctx.store, s.id, { type: 'state_changed', to: [status], ...(spec.after !== null ? { after: spec.after } : {}) });
       reached = spec.after !== null ? event !== null : s.status === status;
       if (!reached) event = null;
+    } else if (spec.until.kind === 'attention' || untilDeclared(spec.until)) {
+      event = needsYou(ctx, s, spec);
+      reached = event !== null;
     } else if (this.output) {
       // A session that ended: its last bytes may still be on their way to the log.
       if (isTerminal(s.status)) await settleLog(ctx, s);
@@ -100,6 +104,20 @@ class TargetWatch {
     };
     return { r, done: reached || isTerminal(s.status) };
   }
+}
+
+/**
+ * `--until attention|waiting|ready` (ADR 0034): the event that got the session there. With a
+ * cursor, the first such event after it (an attention that came and went between two calls
+ * counts); without, the one in force now (live sessions only), or null.
+ */
+function needsYou(ctx: DaemonContext, s: SessionRecord, spec: WaitSpec): EventRecord | null {
+  const declared = untilDeclared(spec.until);
+  const q = declared ? { type: 'state_declared', to: [declared] } : { type: 'attention' };
+  if (spec.after !== null) return findEvent(ctx.store, s.id, { ...q, after: spec.after });
+  if (isTerminal(s.status)) return null;
+  const holds = declared ? activeDeclaration(s, Date.now()) === declared : s.attentionAt !== null;
+  return holds ? findEvent(ctx.store, s.id, q) : null;
 }
 
 /**
