@@ -94,7 +94,8 @@ export class TmuxCommandError extends Error {
   }
 
   get notFound(): boolean {
-    return this.noServer || /can't find (session|pane|window)|no such (session|pane)/i.test(this.stderr);
+    // tmux 3.3a answers 'no current target' for a session that went away between the lookup and the command.
+    return this.noServer || /can't find (session|pane|window)|no such (session|pane)|no current target/i.test(this.stderr);
   }
 }
 

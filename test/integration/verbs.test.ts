@@ -96,7 +96,10 @@ describe('restart, rename, labels, filters, formats, restart policies, delays', 
   });
 
   test('--restart always: kill ends the policy; on-failure does not restart a success', async () => {
-    await h.ok(['run', '-n', 'forever', '--restart', 'always', '--', 'sleep 1']);
+    // The first run ends at once (completed); the restart then runs until it is killed.
+    const { mkdtempSync } = await import('node:fs');
+    const flag = `${mkdtempSync('/tmp/amux-flag-')}/ran`;
+    await h.ok(['run', '-n', 'forever', '--restart', 'always', '--', `if [ -e ${flag} ]; then sleep 300; else touch ${flag}; fi`]);
     const second = await waitFor(async () => {
       const s = await h.session('forever');
       return s.restarts >= 1 && s.status === 'working' ? s : null;

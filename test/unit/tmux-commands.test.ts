@@ -271,3 +271,13 @@ describe('sendInputCalls', () => {
     assert.deepEqual(pieces, ['a', '😀', 'b', '😀']);
   });
 });
+
+describe('tmux errors that mean the target is gone', () => {
+  test("can't find session, no server, and tmux 3.3a's 'no current target' are not-found; others are not", async () => {
+    const { TmuxCommandError } = await import('../../src/tmux/tmux.js');
+    for (const stderr of ["can't find session: amux-1", 'no server running on /tmp/x', 'no current target']) {
+      assert.equal(new TmuxCommandError('kill-session', stderr, null).notFound, true, stderr);
+    }
+    assert.equal(new TmuxCommandError('kill-session', 'unknown option -- z', null).notFound, false);
+  });
+});
