@@ -35,7 +35,10 @@ export class Tmux {
   private active = 0;
   private readonly queue: (() => void)[] = [];
   private control: ControlClient | null = null;
-  private connecting = false;
+  /** While a control client connects, every call waits for it (see `connect`). */
+  private gate: Promise<void> | null = null;
+  /** Calls under way, of either kind. */
+  private inflight = 0;
   private failedAt = 0;
   private closed = false;
 
@@ -47,6 +50,19 @@ export class Tmux {
 
   /** Runs one tmux command line; `lenient` returns stdout even when a chained command failed. */
   async run(args: readonly string[], opts: { input?: string; lenient?: boolean } = {}): Promise<string> {
+    while (this.gate) await this.gate;
+    this.inflight++;
+    let out: string;
+    try {
+      out = await this.runNow(args, opts);
+    } finally {
+      this.inflight--;
+    }
+    this.connect(); // the server answered
+    return out;
+  }
+
+  private async runNow(args: readonly string[], opts: { input?: string; lenient?: boolean }): Promise<string> {
     const line = opts.input === undefined ? controlLine(args) : null;
     const control = this.control;
     if (line !== null && control?.alive) {
@@ -60,9 +76,7 @@ export class Tmux {
         if (!(err instanceof ControlGone)) throw err instanceof TmuxCommandError ? err : new TmuxCommandError(args[0] ?? '', (err as Error).message, err);
       }
     }
-    const out = await this.fork(args, opts);
-    this.connect();
-    return out;
+    return this.fork(args, opts);
   }
 
   /** Whether calls go through the control client now. */
@@ -76,11 +90,15 @@ export class Tmux {
     this.control?.close();
   }
 
-  /** A server answered: start a control client for the calls that follow, unless one runs. */
+  /**
+   * A server answered: start a control client for the calls that follow, unless one runs. Only
+   * while no other call is under way, and calls wait until it is up: tmux 3.3a's server crashed
+   * (SIGSEGV) in half of the runs where a control client attached while other clients created
+   * sessions (ADR 0037).
+   */
   private connect(): void {
-    if (!this.useControl || this.closed || this.connecting || this.control?.alive || Date.now() - this.failedAt < RECONNECT_MS) return;
-    this.connecting = true;
-    ControlClient.connect(this.bin, this.baseArgs(), ANSWER_MS).then(
+    if (!this.useControl || this.closed || this.gate || this.inflight > 0 || this.control?.alive || Date.now() - this.failedAt < RECONNECT_MS) return;
+    this.gate = ControlClient.connect(this.bin, this.baseArgs(), ANSWER_MS).then(
       (c) => {
         if (this.closed) return c.close();
         this.control = c;
@@ -92,7 +110,7 @@ export class Tmux {
         this.failedAt = Date.now();
       },
     ).finally(() => {
-      this.connecting = false;
+      this.gate = null;
     });
   }
 
