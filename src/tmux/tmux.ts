@@ -19,6 +19,9 @@ const MAX_CLIENTS = 4;
 /** A tmux call that has not answered in this long is killed and fails: nothing waits on tmux forever. */
 const ANSWER_MS = 20_000;
 
+/** Commands that change nothing: run again as a process when the control client ended before answering. */
+const READS = new Set(['list-panes', 'list-sessions', 'capture-pane', 'display-message', 'show-options']);
+
 /** After a control client failed to start, calls are processes for this long before it is tried again. */
 const RECONNECT_MS = 5_000;
 
@@ -72,8 +75,10 @@ export class Tmux {
         if (answer.error !== null && !opts.lenient) throw new TmuxCommandError(args[0] ?? '', answer.error, answer);
         return answer.stdout;
       } catch (err) {
-        // The client ended (the server exited, or was killed) before it answered: as a process, then.
         if (!(err instanceof ControlGone)) throw err instanceof TmuxCommandError ? err : new TmuxCommandError(args[0] ?? '', (err as Error).message, err);
+        // The client ended (the server exited, or it was killed) before it answered. A call that only
+        // reads runs again as a process; one that changes something may have run, so it is not repeated.
+        if (!READS.has(args[0] ?? '')) throw new TmuxCommandError(args[0] ?? '', 'server exited before it answered', err);
       }
     }
     return this.fork(args, opts);

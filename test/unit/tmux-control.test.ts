@@ -118,6 +118,22 @@ describe('Tmux through one control client', () => {
     assert.equal(tmux.spawns, spawns + 1);
   });
 
+  test('when the client ends before answering, a read runs again as a process, a change is not repeated', async () => {
+    // wait-for holds this client's queue: the calls after it wait in the client until it ends.
+    const settle = (p: Promise<string>) => p.then((out) => ({ out, err: null as unknown }), (err: unknown) => ({ out: null, err }));
+    const blocked = settle(tmux.run(['wait-for', 'amux-test-block']));
+    const read = settle(tmux.run(['list-sessions', '-F', '#{session_name}']));
+    const change = settle(tmux.run(['new-session', '-d', '-s', 'late', '--', 'sleep', '300']));
+    raw('kill-session', '-t', `=${CONTROL_SESSION}`);
+    const isGone = (e: unknown) => e instanceof TmuxCommandError && e.noServer;
+    assert.ok(isGone((await blocked).err));
+    assert.match((await read).out ?? '', /keep/);
+    assert.ok(isGone((await change).err));
+    assert.ok(!raw('list-sessions', '-F', '#{session_name}').includes('late'), 'the create was not run');
+    await tmux.run(['list-sessions']);
+    await until('a new control client is up', () => tmux.controlled);
+  });
+
   test('kill-server by a user ends everything; the next calls work as processes, then through a new client', async () => {
     raw('kill-server');
     await until('the control client has seen the server go', () => !tmux.controlled);
