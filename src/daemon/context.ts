@@ -84,7 +84,7 @@ export function createContext(paths: AmuxPaths, settings: Settings, programs: Pr
   const bus = new EventEmitter();
   bus.setMaxListeners(0);
   store.onEvent = () => bus.emit('event');
-  return { paths, settings, store, tmux: new Tmux(paths.tmuxSocket), programs, startedAt: Date.now(), runtime: new Map(), bus, regex: new RegexThread() };
+  return { paths, settings, store, tmux: new Tmux(paths.tmuxSocket, 'tmux', process.env.AMUX_TMUX_CONTROL === 'on'), programs, startedAt: Date.now(), runtime: new Map(), bus, regex: new RegexThread() };
 }
 
 /** The session's shell, and the parent it runs under in the pane (coreutils `timeout`, ADR 0010). */

@@ -159,6 +159,7 @@ async function gracefulStop(server: Server, router: Router, e: Awaited<ReturnTyp
     await Promise.all([e.queue.idle(), e.retention.stop(), e.monitor.idle(), allSessionLocksIdle()]);
   })();
   await Promise.race([settled, sleep(10_000)]);
+  e.ctx.tmux.close(); // its hidden control session ends with it (ADR 0037)
   server.closeAllConnections();
   e.ctx.regex.stop();
   e.ctx.store.db.close();

@@ -1,7 +1,8 @@
-import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { readdirSync, readlinkSync } from 'node:fs';
 import type { ProcessSample } from '../core/activity.js';
 import { waitKind } from '../core/activity.js';
 import { descendantsOf, procStat, STAT } from './process-table.js';
+import { readProc } from './proc-read.js';
 
 /** The terminal's foreground process group of a session, as the kernel shows it (ADR 0015). */
 export interface Foreground {
@@ -15,13 +16,6 @@ export interface Foreground {
   command: string | null;
 }
 
-function read(path: string): string | null {
-  try {
-    return readFileSync(path, 'latin1');
-  } catch {
-    return null;
-  }
-}
 
 /** What `hasSocket` found per process, for SOCKET_TTL_MS: listing every descriptor is the dearest read. */
 const sockets = new Map<number, { socket: boolean | null; at: number }>();
@@ -83,11 +77,11 @@ export function readForeground(shell: number, decode: (syscall: string | null) =
     if (!st || Number(st.fields[STAT.pgrp]) !== pgid || st.fields[STAT.state] === 'Z') continue;
     ticks += ticksOf(st.fields);
     const state = st.fields[STAT.state]!;
-    const wchan = state === 'S' || state === 'D' ? read(`/proc/${pid}/wchan`) : null;
+    const wchan = state === 'S' || state === 'D' ? readProc(`/proc/${pid}/wchan`) : null;
     const terminalWait = state === 'S' && waitKind(wchan) === 'terminal';
     procs.push({
       pid, comm: st.comm, state, wchan,
-      indefinite: terminalWait ? decode(read(`/proc/${pid}/syscall`)) : null,
+      indefinite: terminalWait ? decode(readProc(`/proc/${pid}/syscall`)) : null,
       socket: terminalWait ? hasSocket(pid) : null,
     });
     if (pid !== shell && (command === null || (PLUMBING.has(command) && !PLUMBING.has(st.comm)))) command = st.comm;

@@ -1,17 +1,15 @@
-import { readFileSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
+import { readProc } from './proc-read.js';
 
 /** Fields of /proc/<pid>/stat after the command name (which may hold spaces and parentheses), by index. */
 export const STAT = { state: 0, ppid: 1, pgrp: 2, session: 3, tpgid: 5, utime: 11, stime: 12, cutime: 13, cstime: 14, rss: 21 } as const;
 
 /** A process's /proc/<pid>/stat: its command name, and the fields from the state on; null when it is gone. */
 export function procStat(pid: number | string): { comm: string; fields: string[] } | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-    const close = stat.lastIndexOf(')');
-    return { comm: stat.slice(stat.indexOf('(') + 1, close), fields: stat.slice(close + 2).split(' ') };
-  } catch {
-    return null;
-  }
+  const stat = readProc(`/proc/${pid}/stat`);
+  if (stat === null) return null;
+  const close = stat.lastIndexOf(')');
+  return { comm: stat.slice(stat.indexOf('(') + 1, close), fields: stat.slice(close + 2).split(' ') };
 }
 
 function statFields(pid: number | string): string[] | null {
@@ -32,12 +30,9 @@ export function childrenOf(pid: number): number[] {
     return out; // gone
   }
   for (const tid of tasks) {
-    try {
-      for (const c of readFileSync(`/proc/${pid}/task/${tid}/children`, 'latin1').split(' ')) {
-        if (c) out.push(Number(c));
-      }
-    } catch {
-      /* the task ended meanwhile */
+    // null: the task ended meanwhile
+    for (const c of readProc(`/proc/${pid}/task/${tid}/children`)?.split(' ') ?? []) {
+      if (c) out.push(Number(c));
     }
   }
   return out.filter(isAlive);
@@ -48,12 +43,8 @@ export function childrenOf(pid: number): number[] {
  * task's list (the monitor does this for every live session on every refresh).
  */
 export function childCount(pid: number): number {
-  try {
-    const list = readFileSync(`/proc/${pid}/task/${pid}/children`, 'latin1').trim();
-    return list === '' ? 0 : list.split(' ').length;
-  } catch {
-    return 0;
-  }
+  const list = readProc(`/proc/${pid}/task/${pid}/children`)?.trim() ?? '';
+  return list === '' ? 0 : list.split(' ').length;
 }
 
 /** All live descendants of `pid`, parents before children. */

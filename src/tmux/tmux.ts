@@ -1,5 +1,7 @@
 import type { execa as Execa } from 'execa';
 import { AmuxError } from '../errors.js';
+import { ControlClient, ControlGone } from './control-client.js';
+import { controlLine } from './control-line.js';
 
 /** execa is ESM-only; the daemon loads it once, on first use. */
 let execaModule: Promise<typeof Execa> | null = null;
@@ -17,25 +19,113 @@ const MAX_CLIENTS = 4;
 /** A tmux call that has not answered in this long is killed and fails: nothing waits on tmux forever. */
 const ANSWER_MS = 20_000;
 
-/** Runs tmux against amux's private server (`-S AMUX_HOME/tmux.sock`, never the user's config). */
+/** Commands that change nothing: run again as a process when the control client ended before answering. */
+const READS = new Set(['list-panes', 'list-sessions', 'capture-pane', 'display-message', 'show-options']);
+
+/** After a control client failed to start, calls are processes for this long before it is tried again. */
+const RECONNECT_MS = 5_000;
+
+/**
+ * Runs tmux against amux's private server (`-S AMUX_HOME/tmux.sock`, never the user's config):
+ * through one control-mode client while the server runs (ADR 0037), else as a `tmux` process per
+ * call (a call with stdin input, a line tmux's parser cannot hold, no server yet, or `control` off).
+ */
 export class Tmux {
   /** Number of tmux processes spawned; the benchmarks read it (README "Performance"). */
   spawns = 0;
+  /** Number of calls the control client answered. */
+  controlCalls = 0;
   private active = 0;
   private readonly queue: (() => void)[] = [];
+  private control: ControlClient | null = null;
+  /** While a control client connects, every call waits for it (see `connect`). */
+  private gate: Promise<void> | null = null;
+  /** Calls under way, of either kind. */
+  private inflight = 0;
+  private failedAt = 0;
+  private closed = false;
 
   constructor(
     readonly socket: string,
     readonly bin = 'tmux',
+    private readonly useControl = true,
   ) {}
+
+  /** Runs one tmux command line; `lenient` returns stdout even when a chained command failed. */
+  async run(args: readonly string[], opts: { input?: string; lenient?: boolean } = {}): Promise<string> {
+    while (this.gate) await this.gate;
+    this.inflight++;
+    let out: string;
+    try {
+      out = await this.runNow(args, opts);
+    } finally {
+      this.inflight--;
+    }
+    this.connect(); // the server answered
+    return out;
+  }
+
+  private async runNow(args: readonly string[], opts: { input?: string; lenient?: boolean }): Promise<string> {
+    const line = opts.input === undefined ? controlLine(args) : null;
+    const control = this.control;
+    if (line !== null && control?.alive) {
+      try {
+        const answer = await control.send(line, ANSWER_MS);
+        this.controlCalls++;
+        if (answer.error !== null && !opts.lenient) throw new TmuxCommandError(args[0] ?? '', answer.error, answer);
+        return answer.stdout;
+      } catch (err) {
+        if (!(err instanceof ControlGone)) throw err instanceof TmuxCommandError ? err : new TmuxCommandError(args[0] ?? '', (err as Error).message, err);
+        // The client ended (the server exited, or it was killed) before it answered. A call that only
+        // reads runs again as a process; one that changes something may have run, so it is not repeated.
+        if (!READS.has(args[0] ?? '')) throw new TmuxCommandError(args[0] ?? '', 'server exited before it answered', err);
+      }
+    }
+    return this.fork(args, opts);
+  }
+
+  /** Whether calls go through the control client now. */
+  get controlled(): boolean {
+    return this.control?.alive ?? false;
+  }
+
+  /** Ends the control client (daemon shutdown): its hidden session goes with it. */
+  close(): void {
+    this.closed = true;
+    this.control?.close();
+  }
+
+  /**
+   * A server answered: start a control client for the calls that follow, unless one runs. Only
+   * while no other call is under way, and calls wait until it is up: tmux 3.3a's server crashed
+   * (SIGSEGV) in half of the runs where a control client attached while other clients created
+   * sessions (ADR 0037).
+   */
+  private connect(): void {
+    if (!this.useControl || this.closed || this.gate || this.inflight > 0 || this.control?.alive || Date.now() - this.failedAt < RECONNECT_MS) return;
+    this.gate = ControlClient.connect(this.bin, this.baseArgs(), ANSWER_MS).then(
+      (c) => {
+        if (this.closed) return c.close();
+        this.control = c;
+        c.whenGone(() => {
+          if (this.control === c) this.control = null;
+        });
+      },
+      () => {
+        this.failedAt = Date.now();
+      },
+    ).finally(() => {
+      this.gate = null;
+    });
+  }
 
   /** The argv prefix for a private-server tmux call. */
   baseArgs(): string[] {
     return ['-S', this.socket, '-f', '/dev/null'];
   }
 
-  /** Runs one tmux command line; `lenient` returns stdout even when a chained command failed. */
-  async run(args: readonly string[], opts: { input?: string; lenient?: boolean } = {}): Promise<string> {
+  /** One `tmux …` process for the call. */
+  private async fork(args: readonly string[], opts: { input?: string; lenient?: boolean }): Promise<string> {
     const execa = await loadExeca();
     // A finishing call hands its slot straight to the oldest waiter (see `finally`).
     if (this.active >= MAX_CLIENTS) await new Promise<void>((go) => this.queue.push(go));

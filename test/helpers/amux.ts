@@ -3,6 +3,7 @@ import { request } from 'node:http';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TestContext } from 'node:test';
+import { CONTROL_SESSION } from '../../src/tmux/control-client.js';
 
 /** The built CLI under test. */
 export const BIN = join(__dirname, '..', '..', '..', 'bin', 'amux');
@@ -123,10 +124,10 @@ export class AmuxHome {
     return execFileSync('tmux', ['-S', this.tmuxSocket, ...args], { encoding: 'utf8' });
   }
 
-  /** Names of the sessions on the private tmux server ([] when it is not running). */
+  /** Names of the sessions on the private tmux server ([] when it is not running), but the daemon's hidden control session (ADR 0037). */
   tmuxSessions(): string[] {
     try {
-      return this.tmux(['list-sessions', '-F', '#{session_name}']).split('\n').filter(Boolean);
+      return this.tmux(['list-sessions', '-F', '#{session_name}']).split('\n').filter((n) => n && n !== CONTROL_SESSION);
     } catch {
       return [];
     }

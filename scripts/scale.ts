@@ -1,0 +1,86 @@
+/**
+ * Scale bench (issue "a fleet of workers on one host"; README "Performance"; run on demand):
+ * SCALE_LIVE live sessions (half `sleep 3000`, half idle shells), then, each beside its floor
+ * measured in the same run: the daemon's CPU with nobody calling, its RSS, a churn of
+ * SCALE_LOOPS loops of `amux run -w --rm` for SCALE_CHURN_S seconds against the same loops doing
+ * `node -e 0` + `tmux new-session` + waiting for the command, the daemon's CPU per run, and `ps`
+ * latency during the churn. SCALE_PROFILE=DIR starts the daemon under `node --cpu-prof` into DIR.
+ */
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { Homes } from './bench/homes.js';
+import { envInt, pool, runOk, sleep } from './bench/measure.js';
+import { cpuSeconds, cpuWhile, floorRun, loopsFor, pct, rssMb, sampleReaders } from './bench/scale-phases.js';
+
+const live = envInt('SCALE_LIVE', 200);
+const idleS = envInt('SCALE_IDLE_S', 20);
+const churnS = envInt('SCALE_CHURN_S', 30);
+const loops = envInt('SCALE_LOOPS', 4);
+const profileDir = process.env.SCALE_PROFILE;
+const COMMAND = 'seq 1 200 >/dev/null; exit 3';
+const t0 = performance.now();
+const log = (msg: string) => process.stderr.write(`[scale +${((performance.now() - t0) / 1000).toFixed(0)}s] ${msg}\n`);
+const rows: string[][] = [];
+const row = (...cells: string[]) => rows.push(cells);
+const f1 = (n: number) => n.toFixed(1);
+
+async function main(): Promise<void> {
+  const homes = new Homes();
+  homes.cleanupOnSignal(log);
+  try {
+    const h = homes.home('a');
+    // The daemon started by hand (as the launcher does), so that it can run under --cpu-prof.
+    const prof = profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
+    const entry = join(__dirname, '..', 'src', 'daemon', 'amuxd.js');
+    spawn(process.execPath, [...prof, entry], { env: h.env, detached: true, stdio: 'ignore' }).unref();
+    let daemon = 0;
+    for (let i = 0; i < 100 && !daemon; i++) daemon = await h.daemonPid().catch(() => sleep(100).then(() => 0));
+    if (!daemon) throw new Error('the daemon did not start');
+    log(`daemon ${daemon}; starting ${live} sessions`);
+    await h.runMany(live >> 1, 'sleep 3000');
+    await pool(live - (live >> 1), 8, () => h.amuxOk('run'));
+    const server = Number((await runOk(['tmux', '-S', h.tmuxSocket, '-f', '/dev/null', 'display-message', '-p', '#{pid}'], h.env)).stdout.trim());
+    await sleep(5000); // the shells reach their prompt and go idle
+    const rss200 = rssMb(daemon);
+
+    log(`idle: ${idleS} s with nobody calling`);
+    const idle = await cpuWhile([daemon, server], () => sleep(idleS * 1000));
+    const share = (s: number) => `${f1((100 * s) / idle.wallS)} %`;
+    row('daemon CPU, ' + live + ' live, nobody calling', share(idle.seconds[0]!), `tmux server ${share(idle.seconds[1]!)}`);
+    row(`daemon RSS, ${live} live`, `${f1(rss200)} MB`, '');
+
+    log(`floor churn: ${loops} loops × ${churnS} s of node -e 0 + tmux new-session + wait-for`);
+    const floorSock = join(homes.root, 'floor.sock');
+    await runOk(['tmux', '-S', floorSock, '-f', '/dev/null', 'new-session', '-d', '-s', 'keep', 'sleep 3000'], h.env);
+    homes.onCleanup(() => runOk(['tmux', '-S', floorSock, 'kill-server'], h.env).then(() => undefined));
+    const floorReaders = sampleReaders(h);
+    const floor = await loopsFor(loops, churnS, (l, i) => floorRun(h.env, floorSock, COMMAND, `c${l}-${i}`));
+    const floorR = await floorReaders.stop();
+
+    log(`amux churn: ${loops} loops × ${churnS} s of run -w --rm`);
+    const readers = sampleReaders(h);
+    const churn = await cpuWhile([daemon, server], () => loopsFor(loops, churnS, () => h.amux('run', '-w', '--rm', '--', COMMAND)));
+    const r = await readers.stop();
+    const runs = churn.result;
+    const wrong = runs.filter((x) => x.code !== 3).length;
+    const floorRate = floor.length / churnS;
+    const rate = runs.length / churn.wallS;
+    row(`${loops}-loop run -w --rm churn beside ${live} live`, `${f1(rate)} runs/s = ${(rate / floorRate).toFixed(2)}× floor`, `floor ${f1(floorRate)}/s; wrong exit codes: ${wrong}`);
+    row('daemon CPU per run -w --rm', `${f1((1000 * churn.seconds[0]!) / runs.length)} ms`, `daemon at ${f1((100 * churn.seconds[0]!) / churn.wallS)} % of a core; tmux server ${f1((1000 * churn.seconds[1]!) / runs.length)} ms/run`);
+    const p = (xs: number[]) => `p50 ${xs.length ? pct(xs, 0.5).toFixed(0) : '-'} / p90 ${pct(xs, 0.9).toFixed(0)} / p99 ${pct(xs, 0.99).toFixed(0)} ms (n=${xs.length})`;
+    row('ps during the churn', p(r.ps), `node -e 0: ${p(r.node)}; ps failures ${r.failures}`);
+    row('ps during the floor churn', p(floorR.ps), `node -e 0: ${p(floorR.node)}`);
+    row(`daemon RSS after the churn`, `${f1(rssMb(daemon))} MB`, `${runs.length} runs`);
+    log(`daemon CPU total ${f1(cpuSeconds(daemon))} s; stopping`);
+    await h.amux('daemon', 'stop');
+  } finally {
+    await homes.cleanupAll();
+  }
+  process.stdout.write(`| measure | amux | floor / notes |\n|---|---|---|\n${rows.map((c) => `| ${c.join(' | ')} |`).join('\n')}\n`);
+  process.stdout.write(`load average at the end: ${(await import('node:os')).loadavg().map((x) => x.toFixed(1)).join(' ')}\n`);
+}
+
+main().catch((err) => {
+  process.stderr.write(`scale: ${(err as Error).stack}\n`);
+  process.exit(1);
+});
