@@ -1,0 +1,123 @@
+import { closeSync, openSync, readdirSync, readFileSync, readlinkSync, readSync } from 'node:fs';
+import { epollFds, listeningInodes, pollFds, selectFds, targetOf, type Syscall, type Target } from '../core/waits.js';
+
+/**
+ * Which descriptors a blocking call waits on, read from /proc without a process spawned (ADR
+ * 0015): a `read` names its descriptor; an `epoll_wait` waits on the interest list in
+ * `/proc/PID/fdinfo/EPFD`; a `poll`/`select` set lives in the process's memory, read from
+ * `/proc/PID/mem` (the same access as `/proc/PID/syscall`), else guessed from every descriptor
+ * the process has open.
+ */
+export function waitTargets(pid: number, call: Syscall): Target[] | null {
+  switch (call.call) {
+    case 'read': return targetsOf(pid, [call.fd]);
+    case 'epoll': return epollTargets(pid, call.fd, 1);
+    case 'poll': return targetsOf(pid, readPollSet(pid, call.addr, call.count) ?? openFds(pid));
+    case 'select': return targetsOf(pid, readSelectSet(pid, call.addrs, call.count) ?? openFds(pid));
+    default: return null;
+  }
+}
+
+function read(path: string): string | null {
+  try {
+    return readFileSync(path, 'latin1');
+  } catch {
+    return null;
+  }
+}
+
+function link(pid: number, fd: number): string | null {
+  try {
+    return readlinkSync(`/proc/${pid}/fd/${fd}`);
+  } catch {
+    return null; // closed meanwhile, or not ours to read
+  }
+}
+
+/** The kinds of `fds`; null when none could be read (not ours, or the process is gone). */
+function targetsOf(pid: number, fds: number[] | null): Target[] | null {
+  if (!fds) return null;
+  const links = fds.map((fd) => link(pid, fd)).filter((l): l is string => l !== null);
+  if (fds.length > 0 && links.length === 0) return null;
+  const sockets = links.map((l) => /^socket:\[(\d+)\]$/.exec(l)?.[1]).filter((i): i is string => i !== undefined);
+  const listening = sockets.length ? listeningOf(pid, sockets) : new Set<string>();
+  return links.map((l) => targetOf(l, (inode) => listening.has(inode)));
+}
+
+/** An epoll's interest list; a nested epoll descriptor is followed `depth` more levels. */
+function epollTargets(pid: number, epfd: number, depth: number): Target[] | null {
+  const info = read(`/proc/${pid}/fdinfo/${epfd}`);
+  if (info === null) return null;
+  const fds = epollFds(info);
+  const out: Target[] = [];
+  for (const fd of fds) {
+    const l = link(pid, fd);
+    if (l === 'anon_inode:[eventpoll]' && depth > 0) out.push(...(epollTargets(pid, fd, depth - 1) ?? []));
+    else if (l !== null) out.push(...(targetsOf(pid, [fd]) ?? []));
+  }
+  return out;
+}
+
+function readMemory(pid: number, addr: bigint, length: number): Buffer | null {
+  if (addr === 0n || length <= 0) return null;
+  let fd: number | null = null;
+  try {
+    fd = openSync(`/proc/${pid}/mem`, 'r');
+    const buf = Buffer.alloc(length);
+    return readSync(fd, buf, 0, length, addr) === length ? buf : null;
+  } catch {
+    return null; // not ours to read (Yama, another user): the open descriptors stand in
+  } finally {
+    if (fd !== null) closeSync(fd);
+  }
+}
+
+/** At most this many pollfds are read: a larger set is a server's, and its descriptors are guessed instead. */
+const MAX_POLL = 1024;
+
+function readPollSet(pid: number, addr: bigint, count: number): number[] | null {
+  if (count > MAX_POLL) return null;
+  if (count === 0) return [];
+  const buf = readMemory(pid, addr, count * 8);
+  return buf ? pollFds(buf) : null;
+}
+
+function readSelectSet(pid: number, addrs: bigint[], count: number): number[] | null {
+  const bytes = Math.ceil(count / 64) * 8;
+  const out = new Set<number>();
+  for (const addr of addrs) {
+    if (addr === 0n) continue;
+    const buf = readMemory(pid, addr, bytes);
+    if (!buf) return null;
+    for (const fd of selectFds(buf, count)) out.add(fd);
+  }
+  return [...out];
+}
+
+function openFds(pid: number): number[] | null {
+  try {
+    return readdirSync(`/proc/${pid}/fd`).map(Number);
+  } catch {
+    return null;
+  }
+}
+
+/** Whether socket inodes listen, per inode, for LISTEN_TTL_MS: a socket listens from before its first wait on. */
+const listenCache = new Map<string, { listening: boolean; at: number }>();
+const LISTEN_TTL_MS = 5000;
+
+/** Which of `inodes` listen: read from the process's network namespace (`/proc/PID/net/…`) when one is not known. */
+function listeningOf(pid: number, inodes: string[]): Set<string> {
+  const now = Date.now();
+  const fresh = (i: string) => {
+    const c = listenCache.get(i);
+    return c !== undefined && now - c.at < LISTEN_TTL_MS;
+  };
+  if (!inodes.every(fresh)) {
+    if (listenCache.size > 10_000) listenCache.clear();
+    const tcp = (read(`/proc/${pid}/net/tcp`) ?? '') + (read(`/proc/${pid}/net/tcp6`) ?? '');
+    const listening = listeningInodes(tcp, read(`/proc/${pid}/net/unix`) ?? '');
+    for (const i of inodes) listenCache.set(i, { listening: listening.has(i), at: now });
+  }
+  return new Set(inodes.filter((i) => listenCache.get(i)?.listening));
+}
