@@ -16,6 +16,8 @@ export interface ThreadSample {
   wait: WaitKind;
   /** For a `descriptors` wait, the kinds of the descriptors it waits on; null when they could not be read. */
   on: Target[] | null;
+  /** For a `descriptors` wait, it has a time limit (a timer of its own). */
+  timed?: boolean;
   /** CPU ticks (utime + stime) it used so far. */
   ticks: number;
 }
@@ -59,22 +61,24 @@ export const QUIET_MS = 1000;
 type ThreadVerdict = WorkingReason | 'terminal' | 'conversing' | 'unknown';
 
 const FROM_WAIT: Partial<Record<WaitKind, ThreadVerdict>> = {
-  timer: 'sleeping', network: 'network', disk: 'disk', children: 'child', pipe: 'pipe', lock: 'lock',
+  timer: 'sleeping', accept: 'serving', network: 'network', disk: 'disk', children: 'child', pipe: 'pipe', lock: 'lock',
 };
 
 /**
  * A wait on descriptors: a listening socket is a server, an inotify watch a follower, the terminal
  * alone a program waiting for you, the terminal with a socket a conversation (decided by whether
- * bytes arrive), a socket alone a client waiting for an answer, a pipe or a timer what it says.
+ * bytes arrive), a socket alone a client waiting for an answer; else a time limit (or a timerfd)
+ * is a timer, and a pipe what it says.
  * Eventfds, signalfds and files are a program's own plumbing and say nothing.
  */
-export function descriptorVerdict(on: readonly Target[]): ThreadVerdict {
+export function descriptorVerdict(on: readonly Target[], timed = false): ThreadVerdict {
   if (on.includes('listening')) return 'serving';
   if (on.includes('inotify')) return 'watching files';
   if (on.includes('terminal')) return on.includes('socket') ? 'conversing' : 'terminal';
   if (on.includes('socket')) return 'network';
+  // An event loop's own pipes and eventfds with a time limit: it waits for its timer.
+  if (timed || on.includes('timer')) return 'sleeping';
   if (on.includes('pipe')) return 'pipe';
-  if (on.includes('timer')) return 'sleeping';
   return 'unknown';
 }
 
@@ -82,8 +86,19 @@ function threadVerdict(t: ThreadSample): ThreadVerdict {
   if (t.state === 'R') return 'cpu';
   if (t.state === 'D') return 'disk';
   if (t.state !== 'S') return 'unknown';
-  if (t.wait === 'descriptors') return t.on ? descriptorVerdict(t.on) : 'unknown';
+  if (t.wait === 'descriptors') return t.on ? descriptorVerdict(t.on, t.timed) : 'unknown';
   return FROM_WAIT[t.wait] ?? 'unknown';
+}
+
+/**
+ * Whether a sleeping main thread's wait settles what its process does, so that its other threads
+ * need only their state and CPU ticks (R, D, ticks decide whatever the main thread waits on):
+ * not for a wait on a lock, a child, a pipe or an unknown channel (python's `join()`, a JVM's
+ * launcher), where another thread holds the real wait.
+ */
+export function settles(t: Pick<ThreadSample, 'state' | 'wait' | 'on' | 'timed'>): boolean {
+  const v = threadVerdict({ tid: 0, ticks: 0, ...t });
+  return v !== 'lock' && v !== 'child' && v !== 'pipe' && v !== 'unknown';
 }
 
 /** Busy reasons first, strongest first; then the terminal; then waits on other processes. */

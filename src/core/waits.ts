@@ -6,7 +6,7 @@
  */
 
 /** What a wait channel says by itself; `descriptors`: a read/poll/select/epoll wait, whose descriptors tell. */
-export type WaitKind = 'descriptors' | 'timer' | 'network' | 'disk' | 'children' | 'pipe' | 'lock' | 'unknown';
+export type WaitKind = 'descriptors' | 'timer' | 'accept' | 'network' | 'disk' | 'children' | 'pipe' | 'lock' | 'unknown';
 
 /**
  * Known wait channels (kernels 5.x and 6.x). Names change between kernel versions; one missing
@@ -19,11 +19,11 @@ const WAITS: Record<string, WaitKind> = {
   inotify_read: 'descriptors',
   // Sleeping on a timer: `sleep`, a retry loop, a build step that waits.
   hrtimer_nanosleep: 'timer', do_nanosleep: 'timer', common_nsleep: 'timer', clock_nanosleep: 'timer',
-  // The network: connect, accept, receive.
-  inet_csk_accept: 'network', inet_wait_for_connect: 'network', __inet_stream_connect: 'network', sk_wait_data: 'network',
+  // A server blocked in accept; the network: connect, receive.
+  inet_csk_accept: 'accept', unix_wait_for_peer: 'network', inet_wait_for_connect: 'network', __inet_stream_connect: 'network', sk_wait_data: 'network',
   sk_stream_wait_memory: 'network', sk_stream_wait_connect: 'network', __skb_wait_for_more_packets: 'network',
   __skb_recv_datagram: 'network', tcp_recvmsg: 'network', tcp_recvmsg_locked: 'network', unix_stream_read_generic: 'network',
-  unix_stream_data_wait: 'network', unix_wait_for_peer: 'network', wait_for_connect: 'network',
+  unix_stream_data_wait: 'network', wait_for_connect: 'network',
   // The disk (state D says so too).
   io_schedule: 'disk', folio_wait_bit_common: 'disk', wait_on_page_bit_common: 'disk', jbd2_log_wait_commit: 'disk',
   // Waits on other processes and threads.
@@ -43,39 +43,54 @@ export function waitKind(wchan: string | null): WaitKind {
  * - `epoll`: on the interest list of epoll descriptor `fd` (`/proc/PID/fdinfo/FD`);
  * - `poll`/`select`: on a set in the process's memory, at `addr` (`count` pollfds; `select`:
  *   fd_set bitmaps of `count` bits at `addrs`, read/write/except, 0 for none);
- * - `sleep`: nanosleep; `restart`: a call the kernel resumes after a stop (`restart_syscall`).
+ * - `sleep`: nanosleep; `restart`: a call the kernel resumes after a stop (`restart_syscall`);
+ * - `other`: a call whose kind says it all: wait4 (children), futex (lock), accept (a server),
+ *   connect and recv (the network).
+ * `timed`: the wait has a time limit (a negative int or a NULL pointer: none).
  */
 export type Syscall =
-  | { call: 'read'; fd: number }
-  | { call: 'epoll'; fd: number }
-  | { call: 'poll'; addr: bigint; count: number }
-  | { call: 'select'; addrs: bigint[]; count: number }
+  | { call: 'read'; fd: number; timed: false }
+  | { call: 'epoll'; fd: number; timed: boolean }
+  | { call: 'poll'; addr: bigint; count: number; timed: boolean }
+  | { call: 'select'; addrs: bigint[]; count: number; timed: boolean }
   | { call: 'sleep' }
-  | { call: 'restart' };
+  | { call: 'restart' }
+  | { call: 'other'; wait: WaitKind };
 
-type Shape = 'read' | 'epoll' | 'poll' | 'select' | 'sleep' | 'restart';
-/** Blocking system calls by number, per architecture. */
-const SYSCALLS: Record<string, Record<number, Shape>> = {
+type Shape = 'read' | 'epoll' | 'poll' | 'select' | 'sleep' | 'restart' | 'children' | 'lock' | 'accept' | 'network';
+/** Blocking system calls by number, per architecture, and where their time limit is: an int (negative: none) or a pointer (NULL: none). */
+const SYSCALLS: Record<string, Record<number, [Shape, { arg: number; type: 'int' | 'ptr' }?]>> = {
   x64: {
-    0: 'read', 19: 'read', 7: 'poll', 271: 'poll', 23: 'select', 270: 'select',
-    232: 'epoll', 281: 'epoll', 441: 'epoll', 35: 'sleep', 230: 'sleep', 219: 'restart',
+    0: ['read'], 19: ['read'], 7: ['poll', { arg: 3, type: 'int' }], 271: ['poll', { arg: 3, type: 'ptr' }],
+    23: ['select', { arg: 5, type: 'ptr' }], 270: ['select', { arg: 5, type: 'ptr' }],
+    232: ['epoll', { arg: 4, type: 'int' }], 281: ['epoll', { arg: 4, type: 'int' }], 441: ['epoll', { arg: 4, type: 'ptr' }],
+    35: ['sleep'], 230: ['sleep'], 219: ['restart'], 61: ['children'], 247: ['children'], 202: ['lock'], 449: ['lock'],
+    43: ['accept'], 288: ['accept'], 42: ['network'], 45: ['network'], 47: ['network'], 299: ['network'],
   },
-  arm64: { 63: 'read', 65: 'read', 73: 'poll', 72: 'select', 22: 'epoll', 441: 'epoll', 101: 'sleep', 115: 'sleep', 128: 'restart' },
+  arm64: {
+    63: ['read'], 65: ['read'], 73: ['poll', { arg: 3, type: 'ptr' }], 72: ['select', { arg: 5, type: 'ptr' }],
+    22: ['epoll', { arg: 4, type: 'int' }], 441: ['epoll', { arg: 4, type: 'ptr' }], 101: ['sleep'], 115: ['sleep'], 128: ['restart'],
+    260: ['children'], 95: ['children'], 98: ['lock'], 449: ['lock'], 202: ['accept'], 242: ['accept'], 203: ['network'],
+    207: ['network'], 212: ['network'], 243: ['network'],
+  },
 };
 
 /** The blocking call in a `/proc/PID/syscall` line; null when running, unreadable, or outside the table. */
 export function decodeSyscall(arch: string, line: string | null): Syscall | null {
   if (!line) return null;
   const f = line.trim().split(' ');
-  const shape = SYSCALLS[arch]?.[Number(f[0])];
-  if (!shape || f.length < 7 || !f.slice(1, 7).every((a) => a.startsWith('0x'))) return null;
+  const known = SYSCALLS[arch]?.[Number(f[0])];
+  if (!known || f.length < 7 || !f.slice(1, 7).every((a) => a.startsWith('0x'))) return null;
   const arg = (i: number) => BigInt(f[i]!);
+  const [shape, limit] = known;
+  const timed = limit ? (limit.type === 'ptr' ? arg(limit.arg) !== 0n : (arg(limit.arg) & 0x80000000n) === 0n) : false;
   switch (shape) {
-    case 'read': return { call: 'read', fd: Number(arg(1) & 0xffffffffn) };
-    case 'epoll': return { call: 'epoll', fd: Number(arg(1) & 0xffffffffn) };
-    case 'poll': return { call: 'poll', addr: arg(1), count: Number(arg(2) & 0xffffn) };
-    case 'select': return { call: 'select', addrs: [arg(2), arg(3), arg(4)], count: Number(arg(1) & 0xffffn) };
-    default: return { call: shape };
+    case 'read': return { call: 'read', fd: Number(arg(1) & 0xffffffffn), timed: false };
+    case 'epoll': return { call: 'epoll', fd: Number(arg(1) & 0xffffffffn), timed };
+    case 'poll': return { call: 'poll', addr: arg(1), count: Number(arg(2) & 0xffffn), timed };
+    case 'select': return { call: 'select', addrs: [arg(2), arg(3), arg(4)], count: Number(arg(1) & 0xffffn), timed };
+    case 'sleep': case 'restart': return { call: shape };
+    default: return { call: 'other', wait: shape };
   }
 }
 
@@ -108,6 +123,7 @@ export function epollFds(fdinfo: string): number[] {
  * plumbing, which says nothing).
  */
 export type Target = 'terminal' | 'inotify' | 'listening' | 'socket' | 'pipe' | 'timer' | 'other';
+
 
 /** The kind of a descriptor from its `/proc/PID/fd/N` link; `listening` says whether a socket's inode listens. */
 export function targetOf(link: string, listening: (inode: string) => boolean = () => false): Target {

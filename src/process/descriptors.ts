@@ -8,7 +8,25 @@ import { epollFds, listeningInodes, pollFds, selectFds, targetOf, type Syscall, 
  * `/proc/PID/mem` (the same access as `/proc/PID/syscall`), else guessed from every descriptor
  * the process has open.
  */
-export function waitTargets(pid: number, call: Syscall): Target[] | null {
+export function waitTargets(pid: number, call: Syscall, key: string): Target[] | null {
+  const now = Date.now();
+  const known = targetCache.get(`${pid} ${key}`);
+  if (known && now - known.at < TARGET_TTL_MS) return known.targets;
+  if (targetCache.size > 10_000) for (const [k, v] of targetCache) if (now - v.at >= TARGET_TTL_MS) targetCache.delete(k);
+  const targets = readTargets(pid, call);
+  targetCache.set(`${pid} ${key}`, { targets, at: now });
+  return targets;
+}
+
+/**
+ * What a wait was found to be on, per thread and blocking call (its whole `/proc/PID/syscall`
+ * line: the same call with the same arguments, still blocked or blocked again), for
+ * TARGET_TTL_MS: reading descriptors is the dearest part of a look.
+ */
+const targetCache = new Map<string, { targets: Target[] | null; at: number }>();
+const TARGET_TTL_MS = 1000;
+
+function readTargets(pid: number, call: Syscall): Target[] | null {
   switch (call.call) {
     case 'read': return targetsOf(pid, [call.fd]);
     case 'epoll': return epollTargets(pid, call.fd, 1);
@@ -16,6 +34,11 @@ export function waitTargets(pid: number, call: Syscall): Target[] | null {
     case 'select': return targetsOf(pid, readSelectSet(pid, call.addrs, call.count) ?? openFds(pid));
     default: return null;
   }
+}
+
+/** Every descriptor the process has open, for a wait whose system call cannot be read. */
+export function openTargets(pid: number): Target[] | null {
+  return targetsOf(pid, openFds(pid));
 }
 
 function read(path: string): string | null {

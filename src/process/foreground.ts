@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import type { ProcessSample, ThreadSample } from '../core/activity.js';
+import { settles, type ProcessSample, type ThreadSample } from '../core/activity.js';
 import { decodeSyscall, waitKind, type Target, type WaitKind } from '../core/waits.js';
-import { waitTargets } from './descriptors.js';
+import { openTargets, waitTargets } from './descriptors.js';
 import { descendantsOf, procStat, STAT } from './process-table.js';
 
 /** The terminal's foreground process group of a session, as the kernel shows it (ADR 0015). */
@@ -29,46 +29,73 @@ function read(path: string): string | null {
  * The last wait seen per thread, for the one a stopped and continued program resumes: the kernel
  * then shows `restart_syscall` and no wait channel of its own (`amux pause`, then `resume`).
  */
-const lastWaits = new Map<number, { wait: WaitKind; on: Target[] | null; at: number }>();
+const lastWaits = new Map<number, Wait & { at: number }>();
+type Wait = { wait: WaitKind; on: Target[] | null; timed?: boolean };
 
-/** What a sleeping thread waits on: its wait channel, and for a wait on descriptors (or an unknown channel) its system call. */
-function waitOf(pid: number, task: string, tid: number, arch: string): { wait: WaitKind; on: Target[] | null } {
+/**
+ * What a sleeping thread waits on: its blocking system call, and for a wait on descriptors what
+ * they are; the wait channel when the call is unreadable (another user's process, Yama) or
+ * outside the table, and then every descriptor it has open stands in for those it waits on.
+ */
+function waitOf(pid: number, task: string, tid: number, arch: string): Wait {
+  const line = read(`${task}/syscall`);
+  const call = decodeSyscall(arch, line);
+  if (call) {
+    switch (call.call) {
+      case 'restart': return lastWaits.get(tid) ?? { wait: 'timer', on: null }; // nanosleep is what most programs resume
+      case 'sleep': return remember(tid, { wait: 'timer', on: null });
+      case 'other': return remember(tid, { wait: call.wait, on: null });
+      default: return remember(tid, { wait: 'descriptors', on: waitTargets(pid, call, `${tid} ${line}`), timed: call.timed });
+    }
+  }
   const kind = waitKind(read(`${task}/wchan`));
-  if (kind !== 'descriptors' && kind !== 'unknown') return remember(tid, { wait: kind, on: null });
-  const call = decodeSyscall(arch, read(`${task}/syscall`));
-  if (!call) return { wait: kind, on: null };
-  if (call.call === 'sleep') return remember(tid, { wait: 'timer', on: null });
-  if (call.call === 'restart') return lastWaits.get(tid) ?? { wait: 'timer', on: null }; // nanosleep is what most programs resume
-  return remember(tid, { wait: 'descriptors', on: waitTargets(pid, call) });
+  if (kind === 'descriptors') return { wait: kind, on: openTargets(pid) };
+  return kind === 'unknown' ? { wait: kind, on: null } : remember(tid, { wait: kind, on: null });
 }
 
-function remember(tid: number, w: { wait: WaitKind; on: Target[] | null }): { wait: WaitKind; on: Target[] | null } {
+function remember(tid: number, w: Wait): Wait {
   const now = Date.now();
   if (lastWaits.size > 10_000) for (const [t, v] of lastWaits) if (now - v.at > 60_000) lastWaits.delete(t);
   lastWaits.set(tid, { ...w, at: now });
   return w;
 }
 
+/** The previous look at a foreground group: its pgid, and its members' CPU ticks then. */
+export interface Before {
+  pgid: number;
+  procs: ReadonlyMap<number, number>;
+}
+
 const ticksOf = (f: string[]) => Number(f[STAT.utime]) + Number(f[STAT.stime]);
 
-/** Every thread of `pid`: one read of its own files when it has one thread, else one per task. */
-function threadsOf(pid: number, fields: string[], arch: string): ThreadSample[] {
-  const sample = (tid: number, f: string[], task: string): ThreadSample => {
+/**
+ * Every thread of `pid`. One thread: its process's own files. More: the main thread's own files;
+ * the others' state and CPU ticks (`task/TID/stat`) unless the process used no CPU since the last
+ * look (`before`, its ticks then) and the main thread's wait settles what it does; the others'
+ * waits only when it does not (a main thread in `join()`).
+ */
+function threadsOf(pid: number, fields: string[], arch: string, before: number | undefined): ThreadSample[] {
+  const sample = (tid: number, f: string[], task: string, readWait = true): ThreadSample => {
     const state = f[STAT.state]!;
-    const w = state === 'S' ? waitOf(pid, task, tid, arch) : { wait: (state === 'D' ? 'disk' : 'unknown') as WaitKind, on: null };
+    const w: Wait = state === 'S' && readWait ? waitOf(pid, task, tid, arch) : { wait: state === 'D' ? 'disk' : 'unknown', on: null };
     return { tid, state, ...w, ticks: ticksOf(f) };
   };
   if (Number(fields[STAT.threads]) <= 1) return [sample(pid, fields, `/proc/${pid}`)];
+  const own = procStat(`${pid}/task/${pid}`);
+  const main = own ? sample(pid, own.fields, `/proc/${pid}/task/${pid}`) : null;
+  const settled = main !== null && settles(main);
+  if (settled && before === ticksOf(fields)) return [main];
   let tids: string[];
   try {
     tids = readdirSync(`/proc/${pid}/task`);
   } catch {
-    return [];
+    return main ? [main] : [];
   }
-  const out: ThreadSample[] = [];
+  const out: ThreadSample[] = main ? [main] : [];
   for (const tid of tids) {
+    if (Number(tid) === pid) continue;
     const st = procStat(`${pid}/task/${tid}`);
-    if (st) out.push(sample(Number(tid), st.fields, `/proc/${pid}/task/${tid}`));
+    if (st) out.push(sample(Number(tid), st.fields, `/proc/${pid}/task/${tid}`, !settled));
   }
   return out;
 }
@@ -76,9 +103,10 @@ function threadsOf(pid: number, fields: string[], arch: string): ThreadSample[] 
 /**
  * The foreground group of the terminal of `shell` (a session's bash): found from the shell's
  * `tpgid`, among the shell and its descendants, with no scan of /proc and no process spawned;
- * every thread of each member, and what each waits on. null when the shell is gone.
+ * every thread of each member, and what each waits on. null when the shell is gone. `before`: the
+ * previous look's group and CPU ticks per member, which spare reading idle threads again.
  */
-export function readForeground(shell: number, jobRunning = true, arch: string = process.arch): Foreground | null {
+export function readForeground(shell: number, jobRunning = true, before?: Before, arch: string = process.arch): Foreground | null {
   const sh = procStat(shell);
   if (!sh) return null;
   const pgid = Number(sh.fields[STAT.tpgid]);
@@ -95,7 +123,7 @@ export function readForeground(shell: number, jobRunning = true, arch: string = 
   for (const pid of candidates) {
     const st = pid === shell ? sh : procStat(pid);
     if (!st || Number(st.fields[STAT.pgrp]) !== pgid || st.fields[STAT.state] === 'Z') continue;
-    const threads = threadsOf(pid, st.fields, arch);
+    const threads = threadsOf(pid, st.fields, arch, before?.pgid === pgid ? before.procs.get(pid) : undefined);
     procs.push({ pid, comm: st.comm, ticks: ticksOf(st.fields), threads });
     if (threads.some((t) => t.on?.includes('terminal') && t.on.includes('socket'))) {
       const io = /^rchar: (\d+)/m.exec(read(`/proc/${pid}/io`) ?? '');

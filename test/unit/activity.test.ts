@@ -32,6 +32,10 @@ describe('judgeForeground', () => {
     assert.deepEqual(judge([proc({ wait: 'descriptors', on: ['inotify'] })]), { verdict: 'working', reason: 'watching files' }); // tail -f
     assert.deepEqual(judge([proc({ wait: 'descriptors', on: ['socket'] })]), { verdict: 'working', reason: 'network' }); // curl
     assert.deepEqual(judge([proc({ wait: 'descriptors', on: ['pipe'] })]), { verdict: 'working', reason: 'pipe' });
+    assert.deepEqual(judge([proc({ wait: 'accept' })]), { verdict: 'working', reason: 'serving' }); // a blocking accept()
+    // node with a timer pending: its own pipes and eventfds, with a time limit
+    assert.deepEqual(judge([proc({ wait: 'descriptors', on: ['pipe', 'other'], timed: true })]), { verdict: 'working', reason: 'sleeping' });
+    assert.deepEqual(judge([proc({ wait: 'descriptors', on: ['terminal', 'pipe'], timed: true })]), { verdict: 'input', reason: 'reading the terminal' });
     assert.deepEqual(judge([proc({ wait: 'descriptors', on: ['other'] })]), { verdict: 'unknown' });
     assert.deepEqual(judge([proc({ wait: 'descriptors', on: null })]), { verdict: 'unknown' });
   });

@@ -8,7 +8,7 @@ describe('waitKind', () => {
     assert.equal(waitKind('do_epoll_wait'), 'descriptors'); // node
     assert.equal(waitKind('wait_woken'), 'descriptors'); // less, cat, read -p
     assert.equal(waitKind('hrtimer_nanosleep'), 'timer'); // sleep, watch
-    assert.equal(waitKind('inet_csk_accept'), 'network');
+    assert.equal(waitKind('inet_csk_accept'), 'accept'); // a server blocked in accept()
     assert.equal(waitKind('sk_wait_data'), 'network');
     assert.equal(waitKind('do_wait'), 'children'); // make, a shell waiting for its job
     assert.equal(waitKind('pipe_read'), 'pipe');
@@ -25,12 +25,14 @@ describe('waitKind', () => {
 
 describe('decodeSyscall', () => {
   test('x64: read names its descriptor; epoll its epoll descriptor; poll and select their sets in memory', () => {
-    assert.deepEqual(decodeSyscall('x64', '0 0x3 0x7ffde07c69c7 0x1 0x24 0x561e 0x7ffd 0x7f00'), { call: 'read', fd: 3 }); // less
-    assert.deepEqual(decodeSyscall('x64', '281 0xd 0x7ffd65d7e0c0 0x400 0x1fa2 0x0 0x8 0x7ffd 0x7f00'), { call: 'epoll', fd: 13 }); // node REPL
-    assert.deepEqual(decodeSyscall('x64', '7 0x7ffc4cb232b0 0x1 0xffffffff 0x7f92 0x7f92 0x7ffd 0x7f00'), { call: 'poll', addr: 0x7ffc4cb232b0n, count: 1 }); // tail -f
+    assert.deepEqual(decodeSyscall('x64', '0 0x3 0x7ffde07c69c7 0x1 0x24 0x561e 0x7ffd 0x7f00'), { call: 'read', fd: 3, timed: false }); // less
+    assert.deepEqual(decodeSyscall('x64', '281 0xd 0x7ffd65d7e0c0 0x400 0x1fa2 0x0 0x8 0x7ffd 0x7f00'), { call: 'epoll', fd: 13, timed: true }); // node REPL: 8 s
+    assert.deepEqual(decodeSyscall('x64', '7 0x7ffc4cb232b0 0x1 0xffffffff 0x7f92 0x7f92 0x7ffd 0x7f00'), { call: 'poll', addr: 0x7ffc4cb232b0n, count: 1, timed: false }); // tail -f: -1
     assert.deepEqual(decodeSyscall('x64', '270 0x1 0x55d7e8aaa600 0x55d7e8aaa580 0x55d7e8aaa500 0x0 0x0 0x7ffd 0x7f00'), {
-      call: 'select', addrs: [0x55d7e8aaa600n, 0x55d7e8aaa580n, 0x55d7e8aaa500n], count: 1,
-    }); // vim
+      call: 'select', addrs: [0x55d7e8aaa600n, 0x55d7e8aaa580n, 0x55d7e8aaa500n], count: 1, timed: false,
+    }); // vim, no timeout pointer
+    assert.equal((decodeSyscall('x64', '270 0x1 0x7ffd 0x0 0x0 0x7fff5d7aa410 0x0 0x7ffd 0x7f00') as { timed: boolean }).timed, true); // read -t 30
+    assert.equal((decodeSyscall('x64', '281 0xd 0x7fff 0x400 0xffffffffffffffff 0x0 0x8 0x7fff 0x7efc') as { timed: boolean }).timed, false);
   });
 
   test('x64: nanosleep, and restart_syscall (a program stopped and continued)', () => {
@@ -38,16 +40,23 @@ describe('decodeSyscall', () => {
     assert.deepEqual(decodeSyscall('x64', '219 0x0 0x0 0x7ffd895d9650 0x7ffd895d9690 0x0 0x0 0x7ffd 0x7f00'), { call: 'restart' });
   });
 
+  test('calls whose kind says it all: wait4, futex, accept, connect, recvfrom', () => {
+    assert.deepEqual(decodeSyscall('x64', '61 0xffffffff 0x7ffd 0x0 0x0 0x0 0x0 0x7ffd 0x7f00'), { call: 'other', wait: 'children' });
+    assert.deepEqual(decodeSyscall('x64', '202 0x7f1154000b70 0x189 0x0 0x0 0x0 0xffffffff 0x7ffe 0x7f00'), { call: 'other', wait: 'lock' }); // join()
+    assert.deepEqual(decodeSyscall('x64', '43 0x3 0x0 0x0 0x0 0x0 0x0 0x7ffd 0x7f00'), { call: 'other', wait: 'accept' });
+    assert.deepEqual(decodeSyscall('x64', '45 0x3 0x7ffd 0x1000 0x0 0x0 0x0 0x7ffd 0x7f00'), { call: 'other', wait: 'network' });
+  });
+
   test('arm64 numbers', () => {
-    assert.deepEqual(decodeSyscall('arm64', '63 0x0 0x7ffd 0x1 0x0 0x0 0x0 0x7ffd 0x7f00'), { call: 'read', fd: 0 });
-    assert.deepEqual(decodeSyscall('arm64', '22 0x4 0x7ffd 0x10 0xffffffff 0x0 0x8 0x7ffd 0x7f00'), { call: 'epoll', fd: 4 });
+    assert.deepEqual(decodeSyscall('arm64', '63 0x0 0x7ffd 0x1 0x0 0x0 0x0 0x7ffd 0x7f00'), { call: 'read', fd: 0, timed: false });
+    assert.deepEqual(decodeSyscall('arm64', '22 0x4 0x7ffd 0x10 0xffffffff 0x0 0x8 0x7ffd 0x7f00'), { call: 'epoll', fd: 4, timed: false });
     assert.deepEqual(decodeSyscall('arm64', '128 0x0 0x0 0x0 0x0 0x0 0x0 0x7ffd 0x7f00'), { call: 'restart' });
   });
 
   test('null: running, not in a call, another call, another architecture, unreadable', () => {
     assert.equal(decodeSyscall('x64', 'running'), null);
     assert.equal(decodeSyscall('x64', '-1 0x7ffd 0x7f00'), null);
-    assert.equal(decodeSyscall('x64', '61 0xffffffff 0x0 0x0 0x0 0x0 0x0 0x7ffd 0x7f00'), null); // wait4
+    assert.equal(decodeSyscall('x64', '128 0x0 0x0 0x0 0x0 0x0 0x0 0x7ffd 0x7f00'), null); // rt_sigtimedwait (vim's timer thread)
     assert.equal(decodeSyscall('riscv64', '63 0x0 0x0 0x0 0x0 0x0 0x0 0x0 0x0'), null);
     assert.equal(decodeSyscall('x64', null), null);
   });

@@ -36,7 +36,7 @@ export class Evidence {
   look(s: SessionRecord, jobRunning: boolean): Activity | undefined {
     if (!s.pid) return undefined;
     const rt = runtimeOf(this.ctx, s.id);
-    const fg = readForeground(s.pid, jobRunning);
+    const fg = readForeground(s.pid, jobRunning, rt.look);
     if (!fg) {
       rt.foreground = null;
       rt.look = undefined;
@@ -80,7 +80,8 @@ export class Evidence {
           const activity = this.look(s, this.jobRunning(s));
           if (!activity) continue;
           const rt = runtimeOf(ctx, s.id);
-          const end = activity.verdict === 'input' ? rt.seenLog : logBytes(ctx, s);
+          // The log's size only when the kernel did not tell: otherwise its evidence is this look's reason.
+          const end = activity.verdict === 'unknown' ? logBytes(ctx, s) : rt.seenLog;
           const d = quickDecision(activity, rt.seenLog !== undefined && end !== rt.seenLog);
           rt.seenLog = end;
           rt.reason = d.reason;
