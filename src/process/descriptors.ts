@@ -125,22 +125,31 @@ function openFds(pid: number): number[] | null {
   }
 }
 
-/** Whether socket inodes listen, per inode, for LISTEN_TTL_MS: a socket listens from before its first wait on. */
-const listenCache = new Map<string, { listening: boolean; at: number }>();
-const LISTEN_TTL_MS = 5000;
+/**
+ * Whether socket inodes listen, from one snapshot of the socket tables shared by every look:
+ * reading `/proc/net/tcp` costs milliseconds whatever few sockets it lists (the kernel walks its
+ * hash tables), so it is read again only when a socket not in the last snapshot turns up (at most
+ * once per SNAPSHOT_MIN_MS), or when the snapshot is SNAPSHOT_TTL_MS old. A socket listens from
+ * before its first wait on it; a socket not in the tables (UDP, netlink) counts as not listening.
+ */
+let snapshot: { listening: Set<string>; known: Set<string>; at: number } | null = null;
+const SNAPSHOT_TTL_MS = 10_000;
+const SNAPSHOT_MIN_MS = 1000;
 
-/** Which of `inodes` listen: read from the process's network namespace (`/proc/PID/net/…`) when one is not known. */
 function listeningOf(pid: number, inodes: string[]): Set<string> {
   const now = Date.now();
-  const fresh = (i: string) => {
-    const c = listenCache.get(i);
-    return c !== undefined && now - c.at < LISTEN_TTL_MS;
-  };
-  if (!inodes.every(fresh)) {
-    if (listenCache.size > 10_000) listenCache.clear();
+  const stale = !snapshot || now - snapshot.at >= SNAPSHOT_TTL_MS;
+  const unknown = snapshot !== null && inodes.some((i) => !snapshot!.known.has(i)) && now - snapshot.at >= SNAPSHOT_MIN_MS;
+  if (stale || unknown) {
     const tcp = (read(`/proc/${pid}/net/tcp`) ?? '') + (read(`/proc/${pid}/net/tcp6`) ?? '');
-    const listening = listeningInodes(tcp, read(`/proc/${pid}/net/unix`) ?? '');
-    for (const i of inodes) listenCache.set(i, { listening: listening.has(i), at: now });
+    const unix = read(`/proc/${pid}/net/unix`) ?? '';
+    // Every inode of this read is known, so that one not in the tables is not looked up again and again.
+    snapshot = { listening: listeningInodes(tcp, unix), known: new Set([...allInodes(tcp, 9), ...allInodes(unix, 6), ...inodes]), at: now };
   }
-  return new Set(inodes.filter((i) => listenCache.get(i)?.listening));
+  return new Set(inodes.filter((i) => snapshot!.listening.has(i)));
+}
+
+/** The inode column of every line of a socket table. */
+function allInodes(table: string, column: number): string[] {
+  return table.split('\n').map((l) => l.trim().split(/\s+/)[column]).filter((i): i is string => i !== undefined && /^\d+$/.test(i));
 }

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { settles, type ProcessSample, type ThreadSample } from '../core/activity.js';
 import { decodeSyscall, waitKind, type Target, type WaitKind } from '../core/waits.js';
 import { openTargets, waitTargets } from './descriptors.js';
-import { descendantsOf, procStat, STAT } from './process-table.js';
+import { procStat, STAT } from './process-table.js';
 
 /** The terminal's foreground process group of a session, as the kernel shows it (ADR 0015). */
 export interface Foreground {
@@ -85,19 +85,42 @@ function threadsOf(pid: number, fields: string[], arch: string, before: number |
   const main = own ? sample(pid, own.fields, `/proc/${pid}/task/${pid}`) : null;
   const settled = main !== null && settles(main);
   if (settled && before === ticksOf(fields)) return [main];
-  let tids: string[];
-  try {
-    tids = readdirSync(`/proc/${pid}/task`);
-  } catch {
-    return main ? [main] : [];
-  }
   const out: ThreadSample[] = main ? [main] : [];
-  for (const tid of tids) {
+  for (const tid of tasksOf(pid)) {
     if (Number(tid) === pid) continue;
     const st = procStat(`${pid}/task/${tid}`);
     if (st) out.push(sample(Number(tid), st.fields, `/proc/${pid}/task/${tid}`, !settled));
   }
   return out;
+}
+
+type Stat = NonNullable<ReturnType<typeof procStat>>;
+
+/**
+ * The shell and its descendants, parents first, each with its `stat` read once: a process with one
+ * thread has its children in `task/PID/children`, read without listing its tasks.
+ */
+function tree(shell: number, sh: Stat): { pid: number; st: Stat }[] {
+  const out = [{ pid: shell, st: sh }];
+  for (let i = 0; i < out.length; i++) {
+    const { pid, st } = out[i]!;
+    const tids = Number(st.fields[STAT.threads]) <= 1 ? [String(pid)] : tasksOf(pid);
+    for (const tid of tids) {
+      for (const child of (read(`/proc/${pid}/task/${tid}/children`) ?? '').split(' ')) {
+        const cst = child ? procStat(child) : null;
+        if (cst) out.push({ pid: Number(child), st: cst });
+      }
+    }
+  }
+  return out;
+}
+
+function tasksOf(pid: number): string[] {
+  try {
+    return readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return [];
+  }
 }
 
 /**
@@ -117,12 +140,10 @@ export function readForeground(shell: number, jobRunning = true, before?: Before
     const thread: ThreadSample = { tid: shell, state, wait: 'descriptors', on: ['terminal'], ticks: ticksOf(sh.fields) };
     return { pgid, procs: [{ pid: shell, comm: sh.comm, ticks: thread.ticks, threads: [thread] }], rchar: null };
   }
-  const candidates = pgid === shell ? [shell] : [shell, ...descendantsOf(shell)];
   const procs: ProcessSample[] = [];
   let rchar: number | null = null;
-  for (const pid of candidates) {
-    const st = pid === shell ? sh : procStat(pid);
-    if (!st || Number(st.fields[STAT.pgrp]) !== pgid || st.fields[STAT.state] === 'Z') continue;
+  for (const { pid, st } of pgid === shell ? [{ pid: shell, st: sh }] : tree(shell, sh)) {
+    if (Number(st.fields[STAT.pgrp]) !== pgid || st.fields[STAT.state] === 'Z') continue;
     const threads = threadsOf(pid, st.fields, arch, before?.pgid === pgid ? before.procs.get(pid) : undefined);
     procs.push({ pid, comm: st.comm, ticks: ticksOf(st.fields), threads });
     if (threads.some((t) => t.on?.includes('terminal') && t.on.includes('socket'))) {
