@@ -91,7 +91,7 @@ export class Fixtures {
     const cpu = /^cpu$/;
     return [
       // Waiting for you: the terminal alone, with or without a time limit.
-      { name: 'python3 REPL', needs: ['python3'], command: 'python3', expect: 'idle', reason: /reading the terminal/, startMs: 1500 },
+      { name: 'python3 REPL', needs: ['python3'], command: 'python3', expect: 'idle', reason: /reading the terminal/, startMs: 2000 },
       { name: 'node REPL (epoll with a time limit)', needs: ['node'], command: 'node', expect: 'idle', reason: /reading the terminal/, startMs: 3000 },
       { name: 'vim', needs: ['vim'], command: 'vim -u NONE -i NONE -n', expect: 'idle', startMs: 1000 },
       { name: 'vi', needs: ['vi'], command: 'vi', expect: 'idle', startMs: 1000 },
@@ -105,8 +105,8 @@ export class Fixtures {
       { name: 'bc', needs: ['bc'], command: 'bc -q', expect: 'idle' },
       { name: 'sqlite3', needs: ['sqlite3'], command: 'sqlite3', expect: 'idle' },
       { name: 'gdb (a REPL with threads)', needs: ['gdb'], command: 'gdb -q -nx', expect: 'idle', startMs: 3000 },
-      { name: 'a password prompt with a socket open (as ssh)', needs: ['python3'], command: `python3 prompt.py ${slow}`, expect: 'idle', reason: /reading the terminal/, startMs: 1500 },
-      { name: 'terminal and a quiet connection (an agent TUI)', needs: ['python3'], command: `python3 converse.py ${slow}`, expect: 'idle', startMs: 2500 },
+      { name: 'a password prompt with a socket open (as ssh)', needs: ['python3'], command: `python3 prompt.py ${slow}`, expect: 'idle', reason: /reading the terminal/, startMs: 2500 },
+      { name: 'terminal and a quiet connection (an agent TUI)', needs: ['python3'], command: `python3 converse.py ${slow}`, expect: 'idle', startMs: 3500 }, // + 1 s without bytes
       // Computing, in any thread.
       { name: 'python3 -c CPU loop', needs: ['python3'], command: `nice -n 19 python3 -c 'while True: pass'`, expect: 'working', reason: cpu },
       { name: 'head | xz -T2 (threads compute)', needs: ['xz', 'head'], command: 'head -c 6000M /dev/zero | nice -n 19 xz -T2 -9 -c >/dev/null', expect: 'working', reason: cpu, foreground: 'xz' },
@@ -116,6 +116,8 @@ export class Fixtures {
       { name: 'node worker thread, main in its event loop', needs: ['node'], command: 'nice -n 19 node worker.js', expect: 'working', reason: cpu },
       // Busy but quiet: timers, files, servers, the network.
       { name: 'sleep 30', needs: ['sleep'], command: 'sleep 30', expect: 'working', reason: /sleeping/ },
+      // `output changed` lasts as long as new bytes: then the kernel's reason
+      { name: 'a line, then sleep 30', needs: ['sleep'], command: 'echo started; sleep 30', expect: 'working', reason: /sleeping/ },
       { name: 'node with a timer pending', needs: ['node'], command: `node -e 'setInterval(() => {}, 5000)'`, expect: 'working' },
       { name: 'watch', needs: ['watch'], command: 'watch -n 2 date', expect: 'working' },
       { name: 'a \\r progress bar', needs: ['bash'], command: `bash -c 'i=0; while :; do printf "\\r%d%%" $((i++ % 100)); sleep 0.2; done'`, expect: 'working' },

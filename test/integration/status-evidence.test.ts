@@ -30,6 +30,22 @@ describe('status from evidence: real programs', () => {
     await h.ok(['run', '--', 'true']); // the daemon
     const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: fx.dir, TERM: 'xterm-256color', LANG: 'C.UTF-8' };
     const ids = new Map<string, string>();
+    // Looked at from the first start on, so that each program's first seconds are watched too.
+    let watching = true;
+    const sampler = (async () => {
+      while (watching) {
+        const byId = new Map(((await h.api('GET', '/v1/sessions')).body as any[]).map((s) => [s.id, s]));
+        const at = Date.now();
+        for (const [name, id] of ids) {
+          const s = byId.get(id);
+          if (!s) continue;
+          const entry = seen.get(name) ?? { looks: [], startedAt: Date.parse(s.startedAt ?? s.createdAt) };
+          entry.looks.push({ at, status: s.status, reason: s.reason, foreground: s.foreground });
+          seen.set(name, entry);
+        }
+        await sleep(250);
+      }
+    })();
     for (const c of cases) {
       if (!c.needs.every(installed)) continue;
       const r = await h.api('POST', '/v1/sessions', { command: c.command, cwd: fx.dir, env });
@@ -38,19 +54,9 @@ describe('status from evidence: real programs', () => {
     }
     const xz = ids.get('head | xz -T2 (threads compute)');
     const waiting = xz ? h.run(['wait', xz, '--until', 'idle', '--timeout', `${WATCH_MS / 1000 - 2}s`]) : null;
-    const deadline = Date.now() + WATCH_MS;
-    while (Date.now() < deadline) {
-      const byId = new Map(((await h.api('GET', '/v1/sessions')).body as any[]).map((s) => [s.id, s]));
-      const at = Date.now();
-      for (const [name, id] of ids) {
-        const s = byId.get(id);
-        if (!s) continue;
-        const entry = seen.get(name) ?? { looks: [], startedAt: Date.parse(s.startedAt ?? s.createdAt) };
-        entry.looks.push({ at, status: s.status, reason: s.reason, foreground: s.foreground });
-        seen.set(name, entry);
-      }
-      await sleep(250);
-    }
+    await sleep(WATCH_MS);
+    watching = false;
+    await sampler;
     if (waiting) waitCode = (await waiting).code;
     assert.ok(ids.size > 0, 'at least one program to watch');
   });
@@ -69,6 +75,8 @@ describe('status from evidence: real programs', () => {
       const settled = entry.looks.filter((l) => l.at - entry.startedAt >= (c.startMs ?? 500));
       assert.ok(settled.length >= 8_000 / 250 - 4, `${c.name} was watched for 8 s (${settled.length} looks)`);
       const show = settled.map((l) => `${l.status}(${l.reason})`).join(' ');
+      const first = entry.looks.find((l) => l.status === c.expect);
+      if (first) t.diagnostic(`first ${c.expect} ${first.at - entry.startedAt} ms after its start`);
       for (const l of settled) {
         if (c.mayEnd && l.status === 'completed') continue;
         assert.equal(l.status, c.expect, `${c.name}, ${l.at - entry.startedAt} ms after its start: ${show}`);
