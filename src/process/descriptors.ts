@@ -13,8 +13,10 @@ export function waitTargets(pid: number, call: Syscall, key: string): Target[] |
   const known = targetCache.get(`${pid} ${key}`);
   if (known && now - known.at < TARGET_TTL_MS) return known.targets;
   if (targetCache.size > 10_000) for (const [k, v] of targetCache) if (now - v.at >= TARGET_TTL_MS) targetCache.delete(k);
+  unsure = false;
   const targets = readTargets(pid, call);
-  targetCache.set(`${pid} ${key}`, { targets, at: now });
+  // A socket newer than the tables' snapshot is looked up again at the next look, not kept.
+  if (!unsure) targetCache.set(`${pid} ${key}`, { targets, at: now });
   return targets;
 }
 
@@ -129,12 +131,15 @@ function openFds(pid: number): number[] | null {
  * Whether socket inodes listen, from one snapshot of the socket tables shared by every look:
  * reading `/proc/net/tcp` costs milliseconds whatever few sockets it lists (the kernel walks its
  * hash tables), so it is read again only when a socket not in the last snapshot turns up (at most
- * once per SNAPSHOT_MIN_MS), or when the snapshot is SNAPSHOT_TTL_MS old. A socket listens from
+ * once per SNAPSHOT_MIN_MS; meanwhile it counts as not listening, for that look only), or when the
+ * snapshot is SNAPSHOT_TTL_MS old. A socket listens from
  * before its first wait on it; a socket not in the tables (UDP, netlink) counts as not listening.
  */
 let snapshot: { listening: Set<string>; known: Set<string>; at: number } | null = null;
 const SNAPSHOT_TTL_MS = 10_000;
-const SNAPSHOT_MIN_MS = 1000;
+const SNAPSHOT_MIN_MS = 250;
+/** Set by a lookup that found a socket the snapshot does not know yet (too soon to read the tables again). */
+let unsure = false;
 
 function listeningOf(pid: number, inodes: string[]): Set<string> {
   const now = Date.now();
@@ -146,6 +151,7 @@ function listeningOf(pid: number, inodes: string[]): Set<string> {
     // Every inode of this read is known, so that one not in the tables is not looked up again and again.
     snapshot = { listening: listeningInodes(tcp, unix), known: new Set([...allInodes(tcp, 9), ...allInodes(unix, 6), ...inodes]), at: now };
   }
+  if (inodes.some((i) => !snapshot!.known.has(i))) unsure = true;
   return new Set(inodes.filter((i) => snapshot!.listening.has(i)));
 }
 

@@ -109,7 +109,7 @@ export class Fixtures {
       { name: 'terminal and a quiet connection (an agent TUI)', needs: ['python3'], command: `python3 converse.py ${slow}`, expect: 'idle', startMs: 3500 }, // + 1 s without bytes
       // Computing, in any thread.
       { name: 'python3 -c CPU loop', needs: ['python3'], command: `nice -n 19 python3 -c 'while True: pass'`, expect: 'working', reason: cpu },
-      { name: 'head | xz -T2 (threads compute)', needs: ['xz', 'head'], command: 'head -c 6000M /dev/zero | nice -n 19 xz -T2 -9 -c >/dev/null', expect: 'working', reason: cpu, foreground: 'xz' },
+      { name: 'head | xz -T2 (threads compute)', needs: ['xz', 'head'], command: `nice -n 19 bash -c 'head -c 6000M /dev/zero | xz -T2 -9 -c >/dev/null'`, expect: 'working', reason: cpu, foreground: 'xz' },
       { name: 'zstd -T2', needs: ['zstd'], command: 'nice -n 19 zstd -T2 -19 -c </dev/zero >/dev/null', expect: 'working', reason: cpu },
       { name: 'gzip -9', needs: ['gzip'], command: 'nice -n 19 gzip -9 -c </dev/zero >/dev/null', expect: 'working', reason: cpu },
       { name: 'python worker thread, main in join()', needs: ['python3'], command: 'nice -n 19 python3 thread.py', expect: 'working', reason: cpu },
