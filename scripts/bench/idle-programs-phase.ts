@@ -81,7 +81,8 @@ export async function idleProgramsPhase(h: BenchHome, watchMs: number): Promise<
   writeFileSync(join(h.dir, '.vimrc'), '');
   const available = Object.entries(PROGRAMS).filter(([, cmd]) => commandExists(cmd.split(' ')[0]!));
   /** Per session, the spans during which all its foreground's threads slept: [from, to] (to: null while it lasts). */
-  const sessions: { name: string; id: string; shell: number | null; asleep: [number, number | null][] }[] = [];
+  /** `[from, to, seenAwakeAt]`: the previous poll, which did not see it asleep, bounds when the span really began. */
+  const sessions: { name: string; id: string; shell: number | null; asleep: [number, number | null, number][]; polledAt: number }[] = [];
   const { childrenOf } = await import('../../src/process/process-table.js');
   const shellOf = async (id: string): Promise<number | null> => {
     const panes = (await run(['tmux', '-S', h.tmuxSocket, 'list-panes', '-a', '-F', '#{session_name} #{pane_pid}'], h.env)).stdout;
@@ -98,14 +99,15 @@ export async function idleProgramsPhase(h: BenchHome, watchMs: number): Promise<
         const asleep = allAsleep(s.shell);
         const open = s.asleep.at(-1);
         const sleeping = open !== undefined && open[1] === null;
-        if (asleep && !sleeping) s.asleep.push([now, null]);
+        if (asleep && !sleeping) s.asleep.push([now, null, s.polledAt]);
         else if (!asleep && sleeping) open[1] = now;
+        s.polledAt = now;
       }
       await sleep(POLL_MS);
     }
   })();
   for (const [name, command] of available) {
-    const s = { name, id: (await client.sessions.create({ command, cwd: h.dir, env })).id, shell: null as number | null, asleep: [] as [number, number | null][] };
+    const s = { name, id: (await client.sessions.create({ command, cwd: h.dir, env })).id, shell: null as number | null, asleep: [] as [number, number | null, number][], polledAt: 0 };
     sessions.push(s);
     for (let i = 0; i < 20 && s.shell === null; i++) s.shell = await shellOf(s.id);
     await sleep(200);
@@ -128,7 +130,8 @@ export async function idleProgramsPhase(h: BenchHome, watchMs: number): Promise<
     }
     const at = Date.parse(idle.createdAt);
     // The span of sleep the idle event fell in (one poll of slack on either side).
-    const span = s.asleep.find(([from, to]) => from - POLL_MS <= at && (to === null || at <= to + POLL_MS));
+    // A poll takes longer than POLL_MS when the machine is loaded: the span began after the previous poll.
+    const span = s.asleep.find(([, to, awake]) => awake <= at && (to === null || at <= to + POLL_MS));
     if (!span) {
       idleWhileRunning++;
       byProgram[s.name] = null;
