@@ -9,6 +9,8 @@ import { psPhase, rssPhase, runPhase, waitPhase } from './bench/cli-phases.js';
 import { agentsPhase } from './bench/agents-phase.js';
 import { burstPhase } from './bench/burst-phase.js';
 import { evidencePhase } from './bench/evidence-phase.js';
+import { idleProgramsPhase } from './bench/idle-programs-phase.js';
+import { lookPhase } from './bench/look-phase.js';
 import { Homes } from './bench/homes.js';
 import { jobPhase } from './bench/job-phase.js';
 import { queuePhase } from './bench/queue-phase.js';
@@ -165,6 +167,29 @@ async function main(): Promise<void> {
         valueRow(`busy but silent (CPU loop, sleep, sleeping recipe): idle looks of ${r.busyLooks}`, r.busyIdle, String(r.busyIdle), 0, '0'),
         valueRow('a line every 4.5 s: state changes away from working in 15 s', r.printerChanges, String(r.printerChanges), 0, '0'),
       );
+      await h.cleanup();
+    });
+
+    await phase('status: time to idle of programs waiting for the terminal', async () => {
+      const h = homes.home('idle-programs');
+      const r = await idleProgramsPhase(h, 12_000);
+      raw.idlePrograms = r;
+      log(`time to idle by program (ms): ${JSON.stringify(r.byProgram)}`);
+      rows.push(
+        { ...limitRow(`time to idle: all threads asleep → idle (${r.latency.n} programs, timed waits too)`, r.latency), goal: '≤ 500 ms p90', met: r.latency.p90 <= 500 },
+        valueRow('programs idle while a thread ran, or never idle', r.idleWhileRunning + Object.values(r.byProgram).filter((v) => v === null).length,
+          `${r.idleWhileRunning} + ${Object.values(r.byProgram).filter((v) => v === null).length}`, 0, '0'),
+      );
+      await h.cleanup();
+    });
+
+    await phase(`status: one look at ${sizes.sessions} working sessions`, async () => {
+      const h = homes.home('look');
+      // BENCH_LOOK_BEFORE: another built tree's dist (e.g. the main branch's) to compare with, alternately.
+      const r = await lookPhase(h, sizes.sessions, 40, process.env.BENCH_LOOK_BEFORE);
+      raw.look = r;
+      rows.push({ ...limitRow(`one look at ${r.sessions} working sessions (/proc, judgement, log size)`, r.after), goal: 'no more than before', met: r.before ? r.after.median <= r.before.median * 1.1 : undefined });
+      if (r.before) rows.push({ ...limitRow(`  the same with ${process.env.BENCH_LOOK_BEFORE} (before)`, r.before), goal: 'for comparison', met: undefined });
       await h.cleanup();
     });
 

@@ -1,119 +1,194 @@
 /**
  * What the kernel says the terminal's foreground processes are doing (README "Statuses", ADR
  * 0015): pure rules over samples that `process/foreground.ts` reads from /proc. They tell "waiting
- * for you" (blocked reading the terminal) from "busy but quiet" (computing, sleeping on a timer,
- * on the network, on the disk), which the screen alone cannot.
+ * for you" (blocked on the terminal alone) from "busy but quiet" (computing in any thread,
+ * sleeping on a timer, serving, following files, on the network, on the disk), which the screen
+ * alone cannot.
  */
+import type { Target, WaitKind } from './waits.js';
 
-/** One process of the terminal's foreground group, as read from /proc. */
+/** One thread of a process of the foreground group, as read from /proc. */
+export interface ThreadSample {
+  tid: number;
+  /** Scheduler state: R running, S sleeping, D disk, T stopped, Z zombie, … */
+  state: string;
+  /** What its wait channel and blocking call say it waits on (a resumed call: the wait it resumed). */
+  wait: WaitKind;
+  /** For a `descriptors` wait, the kinds of the descriptors it waits on; null when they could not be read. */
+  on: Target[] | null;
+  /** For a `descriptors` wait, it has a time limit (a timer of its own). */
+  timed?: boolean;
+  /** CPU ticks (utime + stime) it used so far. */
+  ticks: number;
+}
+
+/** One process of the terminal's foreground group. */
 export interface ProcessSample {
   pid: number;
   /** Its command name (`comm`). */
   comm: string;
-  /** Scheduler state: R running, S sleeping, D disk, T stopped, Z zombie, … */
-  state: string;
-  /** Kernel function it sleeps in (`/proc/PID/wchan`); null when unreadable or not sleeping. */
-  wchan: string | null;
-  /** Its blocking system call has no time limit (`/proc/PID/syscall`); null when unknown. */
-  indefinite: boolean | null;
-  /** It holds a socket open; null when not looked at or unreadable. */
-  socket: boolean | null;
-}
-
-/** What a kernel wait channel means for a person looking at the terminal. */
-export type WaitKind = 'terminal' | 'timer' | 'network' | 'disk' | 'children' | 'pipe' | 'lock' | 'unknown';
-
-/**
- * Known wait channels (kernels 5.x and 6.x). Names change between kernel versions; one missing
- * here is `unknown`, and the screen rule decides as it did before this table existed.
- */
-const WAITS: Record<string, WaitKind> = {
-  // Blocked in read/poll/select/epoll: on the terminal unless the process has a socket to wait on.
-  poll_schedule_timeout: 'terminal', do_select: 'terminal', core_sys_select: 'terminal', do_sys_poll: 'terminal',
-  do_epoll_wait: 'terminal', ep_poll: 'terminal', wait_woken: 'terminal', n_tty_read: 'terminal', tty_read: 'terminal',
-  // Sleeping on a timer: `sleep`, a retry loop, a build step that waits.
-  hrtimer_nanosleep: 'timer', do_nanosleep: 'timer', common_nsleep: 'timer', clock_nanosleep: 'timer',
-  // The network: connect, accept, receive.
-  inet_csk_accept: 'network', inet_wait_for_connect: 'network', __inet_stream_connect: 'network', sk_wait_data: 'network',
-  sk_stream_wait_memory: 'network', sk_stream_wait_connect: 'network', __skb_wait_for_more_packets: 'network',
-  __skb_recv_datagram: 'network', tcp_recvmsg: 'network', tcp_recvmsg_locked: 'network', unix_stream_read_generic: 'network',
-  unix_stream_data_wait: 'network', unix_wait_for_peer: 'network', wait_for_connect: 'network',
-  // The disk (state D says so too).
-  io_schedule: 'disk', folio_wait_bit_common: 'disk', wait_on_page_bit_common: 'disk', jbd2_log_wait_commit: 'disk',
-  // Waits on other processes: they decide (they are in the group, or they are not the terminal's).
-  do_wait: 'children', kernel_wait4: 'children', pipe_read: 'pipe', pipe_wait: 'pipe', pipe_write: 'pipe', wait_for_partner: 'pipe',
-  futex_wait_queue: 'lock', futex_wait_queue_me: 'lock', futex_wait: 'lock', __futex_wait: 'lock',
-};
-
-/** The kind of a wait channel; compiler suffixes (`.constprop.0`, `.isra.0`) are ignored. */
-export function waitKind(wchan: string | null): WaitKind {
-  if (!wchan || wchan === '0') return 'unknown';
-  return WAITS[wchan.replace(/\..*$/, '')] ?? 'unknown';
-}
-
-/**
- * Blocking system calls by number, per architecture, and which argument holds the time limit:
- * `int` (negative: none), `ptr` (NULL: none), or `none` (a read waits for as long as it takes).
- */
-const SYSCALLS: Record<string, Record<number, { arg: number; type: 'int' | 'ptr' | 'none' }>> = {
-  x64: {
-    0: { arg: 0, type: 'none' }, 19: { arg: 0, type: 'none' }, // read, readv
-    7: { arg: 3, type: 'int' }, // poll(fds, n, timeout)
-    23: { arg: 5, type: 'ptr' }, 270: { arg: 5, type: 'ptr' }, // select, pselect6: timeout pointer
-    271: { arg: 3, type: 'ptr' }, // ppoll: timeout pointer
-    232: { arg: 4, type: 'int' }, 281: { arg: 4, type: 'int' }, 441: { arg: 4, type: 'ptr' }, // epoll_wait, epoll_pwait, epoll_pwait2
-  },
-  arm64: {
-    63: { arg: 0, type: 'none' }, 65: { arg: 0, type: 'none' }, // read, readv
-    72: { arg: 5, type: 'ptr' }, 73: { arg: 3, type: 'ptr' }, // pselect6, ppoll
-    22: { arg: 4, type: 'int' }, 441: { arg: 4, type: 'ptr' }, // epoll_pwait, epoll_pwait2
-  },
-};
-
-/**
- * Whether the blocking call in `/proc/PID/syscall` (`NR arg1 … arg6 sp pc`) waits with no time
- * limit: a program that polls with a timeout (`top`, an editor saving its swap file) may repaint
- * without input. null when the call or the architecture is not known.
- */
-export function waitsIndefinitely(arch: string, syscall: string | null): boolean | null {
-  if (!syscall) return null;
-  const f = syscall.trim().split(' ');
-  const known = SYSCALLS[arch]?.[Number(f[0])];
-  if (!known || f.length < 7) return null;
-  if (known.type === 'none') return true;
-  const arg = f[known.arg];
-  if (!arg?.startsWith('0x')) return null;
-  const value = BigInt(arg);
-  if (known.type === 'ptr') return value === 0n;
-  return (value & 0x80000000n) !== 0n; // a negative int, sign-extended or not
+  /** CPU ticks of all its threads so far, those that ended included. */
+  ticks: number;
+  threads: ThreadSample[];
 }
 
 /** Why a session is working or idle, from its foreground processes; `unknown` leaves it to the screen. */
 export type Activity =
-  | { verdict: 'working'; reason: 'cpu' | 'disk' | 'sleeping' | 'network' }
+  | { verdict: 'working'; reason: WorkingReason }
   | { verdict: 'input'; reason: 'reading the terminal' | 'at prompt' }
   | { verdict: 'unknown' };
 
-const BUSY_WAITS: Partial<Record<WaitKind, 'disk' | 'sleeping' | 'network'>> = { timer: 'sleeping', network: 'network', disk: 'disk' };
+export type WorkingReason = 'cpu' | 'disk' | 'serving' | 'watching files' | 'network' | 'sleeping' | 'pipe' | 'child' | 'lock';
+
+/** What the previous look saw, and what happened since (kept per session by the caller). */
+export interface Since {
+  /** CPU ticks per process and per thread at the previous look of the same group; null on the first look. */
+  ticks: { procs: ReadonlyMap<number, number>; threads: ReadonlyMap<number, number> } | null;
+  /** Time since the previous look. */
+  elapsedMs: number;
+  /** Time since bytes last arrived or were printed (the group's rchar, the session's log); 0 when just now. */
+  quietMs: number;
+}
+
+/** Linux reports CPU time in ticks of 1/100 s (USER_HZ) whatever the kernel's own HZ. */
+export const MS_PER_TICK = 10;
+/** The share of one CPU since the last look that makes a group `cpu`: a real share, not a redraw or a timer tick. */
+const CPU_SHARE = 0.05;
+/** How long a program on both the terminal and a socket must see nothing arrive to be waiting for you. */
+export const QUIET_MS = 1000;
+
+/** What one thread's wait says, before the group's threads are weighed together. */
+type ThreadVerdict = WorkingReason | 'terminal' | 'conversing' | 'unknown';
+
+const FROM_WAIT: Partial<Record<WaitKind, ThreadVerdict>> = {
+  timer: 'sleeping', accept: 'serving', network: 'network', disk: 'disk', children: 'child', pipe: 'pipe', lock: 'lock',
+};
 
 /**
- * Judges the terminal's foreground group:
- * - any process running (R) or in disk wait (D), sleeping on a timer, or on the network: working;
- * - else any blocked reading with no time limit, on the terminal (no socket open): input, at once;
- *   `atPrompt` when that process is the session's own shell;
- * - else CPU used by the group since the last look (`cpuUsed`, e.g. threads computing while the
- *   main thread waits on a lock): working;
- * - else unknown: waits on children or pipes, a poll with a timeout, a socket, an unknown channel.
+ * A wait on descriptors: a listening socket is a server, an inotify watch a follower, the terminal
+ * alone a program waiting for you, the terminal with a socket a conversation (decided by whether
+ * bytes arrive), a socket alone a client waiting for an answer; else a time limit (or a timerfd)
+ * is a timer, and a pipe what it says.
+ * Eventfds, signalfds and files are a program's own plumbing and say nothing.
  */
-export function judgeForeground(procs: readonly ProcessSample[], cpuUsed: boolean, shellPid: number | null = null): Activity {
+export function descriptorVerdict(on: readonly Target[], timed = false): ThreadVerdict {
+  if (on.includes('listening')) return 'serving';
+  if (on.includes('inotify')) return 'watching files';
+  if (on.includes('terminal')) return on.includes('socket') ? 'conversing' : 'terminal';
+  if (on.includes('socket')) return 'network';
+  // An event loop's own pipes and eventfds with a time limit: it waits for its timer.
+  if (timed || on.includes('timer')) return 'sleeping';
+  if (on.includes('pipe')) return 'pipe';
+  return 'unknown';
+}
+
+function threadVerdict(t: ThreadSample): ThreadVerdict {
+  if (t.state === 'R') return 'cpu';
+  if (t.state === 'D') return 'disk';
+  if (t.state !== 'S') return 'unknown';
+  if (t.wait === 'descriptors') return t.on ? descriptorVerdict(t.on, t.timed) : 'unknown';
+  return FROM_WAIT[t.wait] ?? 'unknown';
+}
+
+/**
+ * Whether a sleeping main thread's wait settles what its process does, so that its other threads
+ * need only their state and CPU ticks (R, D, ticks decide whatever the main thread waits on):
+ * not for a wait on a lock, a child, a pipe or an unknown channel (python's `join()`, a JVM's
+ * launcher), where another thread holds the real wait.
+ */
+export function settles(t: Pick<ThreadSample, 'state' | 'wait' | 'on' | 'timed'>): boolean {
+  const v = threadVerdict({ tid: 0, ticks: 0, ...t });
+  return v !== 'lock' && v !== 'child' && v !== 'pipe' && v !== 'unknown';
+}
+
+/** Busy reasons first, strongest first; then the terminal; then waits on other processes. */
+const RANK: ThreadVerdict[] = ['cpu', 'disk', 'serving', 'watching files', 'network', 'sleeping', 'terminal', 'conversing', 'pipe', 'child', 'lock'];
+
+/** CPU ticks the group used since the previous look, but for threads now waiting on the terminal alone (their redraw). */
+function ticksUsed(procs: readonly ProcessSample[], since: Since, verdicts: Map<number, ThreadVerdict>): number {
+  if (!since.ticks) return 0;
+  let used = 0;
   for (const p of procs) {
-    if (p.state === 'R') return { verdict: 'working', reason: 'cpu' };
-    if (p.state === 'D') return { verdict: 'working', reason: 'disk' };
-    const busy = p.state === 'S' ? BUSY_WAITS[waitKind(p.wchan)] : undefined;
-    if (busy) return { verdict: 'working', reason: busy };
+    const before = since.ticks.procs.get(p.pid);
+    if (before === undefined) continue;
+    used += p.ticks - before;
+    for (const t of p.threads) {
+      const tb = since.ticks.threads.get(t.tid);
+      if (verdicts.get(t.tid) === 'terminal' && tb !== undefined) used -= t.ticks - tb;
+    }
   }
-  const reader = procs.find((p) => p.state === 'S' && waitKind(p.wchan) === 'terminal' && p.socket === false && p.indefinite !== false);
-  if (reader) return { verdict: 'input', reason: reader.pid === shellPid ? 'at prompt' : 'reading the terminal' };
-  if (cpuUsed) return { verdict: 'working', reason: 'cpu' };
-  return { verdict: 'unknown' };
+  return used;
+}
+
+/** The judgement and the process that decided it (for `foreground`). */
+export interface Judgement {
+  activity: Activity;
+  /** The member using the CPU, else the one on the terminal, else the one whose wait decided; null: none. */
+  pid: number | null;
+}
+
+/**
+ * Judges the terminal's foreground group from every thread of every member (README "Statuses"):
+ * 1. a thread running (R), in disk wait (D), or CPU used by the group since the last look (at
+ *    least 5 % of a core): working, `cpu`/`disk`, whatever the others wait on;
+ * 2. a thread serving, following files, on the network, sleeping on a timer: working;
+ * 3. a thread waiting on the terminal alone: input, at once, time limit or not (`at prompt` for
+ *    the session's own shell, `shellPid`);
+ * 4. a thread waiting on the terminal and a socket: input once nothing arrived for QUIET_MS, else
+ *    working, `network`;
+ * 5. waits on a pipe, a child, a lock: working with that reason;
+ * 6. else unknown: the screen decides.
+ */
+export function judgeForeground(procs: readonly ProcessSample[], since: Since, shellPid: number | null = null): Judgement {
+  const verdicts = new Map<number, ThreadVerdict>();
+  const owner = new Map<ThreadVerdict, number>();
+  for (const p of procs) {
+    for (const t of p.threads) {
+      const v = threadVerdict(t);
+      verdicts.set(t.tid, v);
+      if (!owner.has(v)) owner.set(v, p.pid);
+    }
+  }
+  const busiest = busiestMember(procs, since);
+  const used = ticksUsed(procs, since, verdicts);
+  const cpu = used * MS_PER_TICK >= CPU_SHARE * since.elapsedMs && used > 0;
+  if (owner.has('cpu') || cpu) return { activity: { verdict: 'working', reason: 'cpu' }, pid: busiest ?? owner.get('cpu') ?? null };
+  for (const v of RANK) {
+    const pid = owner.get(v);
+    if (pid === undefined) continue;
+    if (v === 'terminal') return { activity: { verdict: 'input', reason: pid === shellPid ? 'at prompt' : 'reading the terminal' }, pid };
+    if (v === 'conversing') {
+      const quiet = since.quietMs >= QUIET_MS;
+      return { activity: quiet ? { verdict: 'input', reason: 'reading the terminal' } : { verdict: 'working', reason: 'network' }, pid };
+    }
+    return { activity: { verdict: 'working', reason: v as WorkingReason }, pid };
+  }
+  return { activity: { verdict: 'unknown' }, pid: null };
+}
+
+/** The member that used the most CPU since the last look (running now breaks a tie); null when none did. */
+function busiestMember(procs: readonly ProcessSample[], since: Since): number | null {
+  let best: number | null = null;
+  let most = 0;
+  for (const p of procs) {
+    const before = since.ticks?.procs.get(p.pid);
+    const used = (before === undefined ? 0 : p.ticks - before) + (p.threads.some((t) => t.state === 'R') ? 0.5 : 0);
+    if (used > most) [best, most] = [p.pid, used];
+  }
+  return best;
+}
+
+/** Names of the plumbing a job runs through, never what a person would call the foreground command. */
+const PLUMBING = new Set(['bash', 'sh', 'tee', 'split', 'timeout']);
+
+/**
+ * The command name a person would give the foreground (`foreground` in the API): the member using
+ * the CPU, else the one on the terminal, else the first that is not plumbing (bash, tee, …), else
+ * the first. null when the session's own shell is the foreground, and for no member.
+ */
+export function foregroundName(procs: readonly ProcessSample[], j: Judgement, shellPid: number): string | null {
+  const members = procs.filter((p) => p.pid !== shellPid);
+  const decided = j.activity.verdict === 'input' || (j.activity.verdict === 'working' && j.activity.reason === 'cpu');
+  const named = decided ? members.find((p) => p.pid === j.pid) : undefined;
+  return (named ?? members.find((p) => !PLUMBING.has(p.comm)) ?? members[0])?.comm ?? null;
 }

@@ -61,9 +61,22 @@ export function decideStatus(
   if (obs.outputChanged) return { status: 'working', reason: 'output changed' };
   if (activity.verdict === 'working') return { status: 'working', reason: activity.reason };
   if (!obs.jobRunning && obs.children === 0) return { status: 'idle', reason: 'at prompt' };
-  // Neither told (a wait on a socket, a poll with a timeout, an unknown kernel): the screen decides.
+  // The kernel did not tell (an unknown wait channel, /proc unreadable): the screen decides.
   if (timing.now - timing.lastActivityAt >= timing.idleThresholdMs) return { status: 'idle', reason: 'screen stable' };
-  return { status: current === 'pending' ? 'working' : current, reason: 'unchanged' };
+  return current === 'idle' ? { status: 'idle', reason: 'screen stable' } : { status: 'working', reason: 'recent output' };
+}
+
+/**
+ * Between refreshes (the quick look, ADR 0015), what the kernel's evidence alone says of a working
+ * session, judged afresh: input makes it idle at once; otherwise it stays working, with the reason
+ * of this look: new output bytes since the last look, else the evidence, else `recent output`
+ * (the screen rule holds it until the refresh finds the screen stable).
+ */
+export function quickDecision(activity: Activity, newBytes: boolean): { status: 'idle' | 'working'; reason: string } {
+  if (activity.verdict === 'input') return { status: 'idle', reason: activity.reason };
+  if (newBytes) return { status: 'working', reason: 'output changed' };
+  if (activity.verdict === 'working') return { status: 'working', reason: activity.reason };
+  return { status: 'working', reason: 'recent output' };
 }
 
 /** The terminal decision for a main command that exited with `code`. */

@@ -29,10 +29,10 @@ export interface Runtime {
   reasonStatus?: string;
   /** The terminal's foreground command at the last look (null: the shell itself). */
   foreground?: string | null;
-  /** The foreground group and its CPU ticks at the last look: more ticks in the same group is `cpu`. */
-  fgPgid?: number;
-  fgTicks?: number;
-  fgAt?: number;
+  /** What the last look at the foreground saw (ADR 0015): evidence is judged against it, never kept past it. */
+  look?: LookMemory;
+  /** Log size at the last look (refresh or quick look): new bytes since it are `output changed`. */
+  seenLog?: number;
   /** When a refresh first saw its pane dead with no exit status yet (tmux had not reaped the shell). */
   deadSeenAt?: number;
   /** The process tree's CPU ticks at the last `usage=1` pass over /proc, and when (ADR 0020). */
@@ -45,6 +45,18 @@ export interface Runtime {
   readsGo?: boolean;
   /** The parser of its log's attention signals between two looks (ADR 0034); a restart reads on from the row's offset. */
   attentionScan?: ScanState;
+}
+
+/** The foreground group at a look: its CPU ticks per process and per thread, and the bytes it had read and printed. */
+export interface LookMemory {
+  pgid: number;
+  at: number;
+  procs: Map<number, number>;
+  threads: Map<number, number>;
+  /** rchar of the members on the terminal and a socket, plus the log size; null when none is. */
+  bytes: number | null;
+  /** Since when `bytes` has not changed. */
+  quietSince: number;
 }
 
 /** Everything the daemon's parts share. */

@@ -1,90 +1,151 @@
-import { readdirSync, readlinkSync } from 'node:fs';
-import type { ProcessSample } from '../core/activity.js';
-import { waitKind } from '../core/activity.js';
-import { descendantsOf, procStat, STAT } from './process-table.js';
+import { readdirSync } from 'node:fs';
 import { readProc } from './proc-read.js';
+import { settles, type ProcessSample, type ThreadSample } from '../core/activity.js';
+import { decodeSyscall, waitKind, type Target, type WaitKind } from '../core/waits.js';
+import { openTargets, waitTargets } from './descriptors.js';
+import { procStat, STAT } from './process-table.js';
 
 /** The terminal's foreground process group of a session, as the kernel shows it (ADR 0015). */
 export interface Foreground {
   /** The group that owns the terminal (`tpgid`). */
   pgid: number;
-  /** Its processes that descend from the session's shell (the shell itself when it owns the terminal). */
+  /** Its processes that descend from the session's shell (the shell itself when it owns the terminal), parents first. */
   procs: ProcessSample[];
-  /** CPU time of those processes, in clock ticks (utime + stime). */
-  ticks: number;
-  /** The command name a person would give it; null when the shell itself is in the foreground. */
-  command: string | null;
+  /**
+   * Bytes read so far (`rchar` of `/proc/PID/io`) by the members that wait on the terminal and a
+   * socket at once; null when none does (only then is it read).
+   */
+  rchar: number | null;
 }
 
+/** A small /proc file, through the one reused buffer (ADR 0038). */
+const read = readProc;
 
-/** What `hasSocket` found per process, for SOCKET_TTL_MS: listing every descriptor is the dearest read. */
-const sockets = new Map<number, { socket: boolean | null; at: number }>();
-const SOCKET_TTL_MS = 5000;
+/**
+ * The last wait seen per thread, for the one a stopped and continued program resumes: the kernel
+ * then shows `restart_syscall` and no wait channel of its own (`amux pause`, then `resume`).
+ */
+const lastWaits = new Map<number, Wait & { at: number }>();
+type Wait = { wait: WaitKind; on: Target[] | null; timed?: boolean };
 
-/** Looked at only for a wait on read/poll/select: do any of its descriptors name a socket? */
-function hasSocket(pid: number): boolean | null {
+/**
+ * What a sleeping thread waits on: its blocking system call, and for a wait on descriptors what
+ * they are; the wait channel when the call is unreadable (another user's process, Yama) or
+ * outside the table, and then every descriptor it has open stands in for those it waits on.
+ */
+function waitOf(pid: number, task: string, tid: number, arch: string): Wait {
+  const line = read(`${task}/syscall`);
+  const call = decodeSyscall(arch, line);
+  if (call) {
+    switch (call.call) {
+      case 'restart': return lastWaits.get(tid) ?? { wait: 'timer', on: null }; // nanosleep is what most programs resume
+      case 'sleep': return remember(tid, { wait: 'timer', on: null });
+      case 'other': return remember(tid, { wait: call.wait, on: null });
+      default: return remember(tid, { wait: 'descriptors', on: waitTargets(pid, call, `${tid} ${line}`), timed: call.timed });
+    }
+  }
+  const kind = waitKind(read(`${task}/wchan`));
+  if (kind === 'descriptors') return { wait: kind, on: openTargets(pid) };
+  return kind === 'unknown' ? { wait: kind, on: null } : remember(tid, { wait: kind, on: null });
+}
+
+function remember(tid: number, w: Wait): Wait {
   const now = Date.now();
-  const known = sockets.get(pid);
-  if (known && now - known.at < SOCKET_TTL_MS) return known.socket;
-  if (sockets.size > 10_000) for (const [p, v] of sockets) if (now - v.at >= SOCKET_TTL_MS) sockets.delete(p);
-  const socket = scanForSocket(pid);
-  sockets.set(pid, { socket, at: now });
-  return socket;
+  if (lastWaits.size > 10_000) for (const [t, v] of lastWaits) if (now - v.at > 60_000) lastWaits.delete(t);
+  lastWaits.set(tid, { ...w, at: now });
+  return w;
 }
 
-function scanForSocket(pid: number): boolean | null {
-  try {
-    for (const fd of readdirSync(`/proc/${pid}/fd`)) {
-      try {
-        if (readlinkSync(`/proc/${pid}/fd/${fd}`).startsWith('socket:')) return true;
-      } catch {
-        /* closed meanwhile */
+/** The previous look at a foreground group: its pgid, and its members' CPU ticks then. */
+export interface Before {
+  pgid: number;
+  procs: ReadonlyMap<number, number>;
+}
+
+const ticksOf = (f: string[]) => Number(f[STAT.utime]) + Number(f[STAT.stime]);
+
+/**
+ * Every thread of `pid`. One thread: its process's own files. More: the main thread's own files;
+ * the others' state and CPU ticks (`task/TID/stat`) unless the process used no CPU since the last
+ * look (`before`, its ticks then) and the main thread's wait settles what it does; the others'
+ * waits only when it does not (a main thread in `join()`).
+ */
+function threadsOf(pid: number, fields: string[], arch: string, before: number | undefined): ThreadSample[] {
+  const sample = (tid: number, f: string[], task: string, readWait = true): ThreadSample => {
+    const state = f[STAT.state]!;
+    const w: Wait = state === 'S' && readWait ? waitOf(pid, task, tid, arch) : { wait: state === 'D' ? 'disk' : 'unknown', on: null };
+    return { tid, state, ...w, ticks: ticksOf(f) };
+  };
+  if (Number(fields[STAT.threads]) <= 1) return [sample(pid, fields, `/proc/${pid}`)];
+  const own = procStat(`${pid}/task/${pid}`);
+  const main = own ? sample(pid, own.fields, `/proc/${pid}/task/${pid}`) : null;
+  const settled = main !== null && settles(main);
+  if (settled && before === ticksOf(fields)) return [main];
+  const out: ThreadSample[] = main ? [main] : [];
+  for (const tid of tasksOf(pid)) {
+    if (Number(tid) === pid) continue;
+    const st = procStat(`${pid}/task/${tid}`);
+    if (st) out.push(sample(Number(tid), st.fields, `/proc/${pid}/task/${tid}`, !settled));
+  }
+  return out;
+}
+
+type Stat = NonNullable<ReturnType<typeof procStat>>;
+
+/**
+ * The shell and its descendants, parents first, each with its `stat` read once: a process with one
+ * thread has its children in `task/PID/children`, read without listing its tasks.
+ */
+function tree(shell: number, sh: Stat): { pid: number; st: Stat }[] {
+  const out = [{ pid: shell, st: sh }];
+  for (let i = 0; i < out.length; i++) {
+    const { pid, st } = out[i]!;
+    const tids = Number(st.fields[STAT.threads]) <= 1 ? [String(pid)] : tasksOf(pid);
+    for (const tid of tids) {
+      for (const child of (read(`/proc/${pid}/task/${tid}/children`) ?? '').split(' ')) {
+        const cst = child ? procStat(child) : null;
+        if (cst) out.push({ pid: Number(child), st: cst });
       }
     }
-    return false;
+  }
+  return out;
+}
+
+function tasksOf(pid: number): string[] {
+  try {
+    return readdirSync(`/proc/${pid}/task`);
   } catch {
-    return null; // not ours to read
+    return [];
   }
 }
 
-/** Names of the plumbing a job runs through, never what a person would call the foreground command. */
-const PLUMBING = new Set(['bash', 'sh', 'tee', 'split', 'timeout']);
-
 /**
  * The foreground group of the terminal of `shell` (a session's bash): found from the shell's
- * `tpgid`, among the shell and its descendants, with no scan of /proc and no process spawned.
- * null when the shell is gone. `decode` tells, from `/proc/PID/syscall`, a wait with a time limit
- * from one without (`waitsIndefinitely` for this architecture; the caller passes it in).
+ * `tpgid`, among the shell and its descendants, with no scan of /proc and no process spawned;
+ * every thread of each member, and what each waits on. null when the shell is gone. `before`: the
+ * previous look's group and CPU ticks per member, which spare reading idle threads again.
  */
-export function readForeground(shell: number, decode: (syscall: string | null) => boolean | null, jobRunning = true): Foreground | null {
+export function readForeground(shell: number, jobRunning = true, before?: Before, arch: string = process.arch): Foreground | null {
   const sh = procStat(shell);
   if (!sh) return null;
   const pgid = Number(sh.fields[STAT.tpgid]);
-  const ticksOf = (f: string[]) => Number(f[STAT.utime]) + Number(f[STAT.stime]);
   if (pgid === shell && !jobRunning) {
     // The shell owns the terminal and runs no job of amux's: at its prompt (reading the terminal)
     // unless it computes a builtin. Its state alone tells; nothing more is read.
     const state = sh.fields[STAT.state]!;
-    const prompt = { pid: shell, comm: sh.comm, state, wchan: state === 'S' ? 'n_tty_read' : null, indefinite: true, socket: false };
-    return { pgid, procs: [prompt], ticks: ticksOf(sh.fields), command: null };
+    const thread: ThreadSample = { tid: shell, state, wait: 'descriptors', on: ['terminal'], ticks: ticksOf(sh.fields) };
+    return { pgid, procs: [{ pid: shell, comm: sh.comm, ticks: thread.ticks, threads: [thread] }], rchar: null };
   }
-  const candidates = pgid === shell ? [shell] : [shell, ...descendantsOf(shell)];
   const procs: ProcessSample[] = [];
-  let ticks = 0;
-  let command: string | null = null;
-  for (const pid of candidates) {
-    const st = pid === shell ? sh : procStat(pid);
-    if (!st || Number(st.fields[STAT.pgrp]) !== pgid || st.fields[STAT.state] === 'Z') continue;
-    ticks += ticksOf(st.fields);
-    const state = st.fields[STAT.state]!;
-    const wchan = state === 'S' || state === 'D' ? readProc(`/proc/${pid}/wchan`) : null;
-    const terminalWait = state === 'S' && waitKind(wchan) === 'terminal';
-    procs.push({
-      pid, comm: st.comm, state, wchan,
-      indefinite: terminalWait ? decode(readProc(`/proc/${pid}/syscall`)) : null,
-      socket: terminalWait ? hasSocket(pid) : null,
-    });
-    if (pid !== shell && (command === null || (PLUMBING.has(command) && !PLUMBING.has(st.comm)))) command = st.comm;
+  let rchar: number | null = null;
+  for (const { pid, st } of pgid === shell ? [{ pid: shell, st: sh }] : tree(shell, sh)) {
+    if (Number(st.fields[STAT.pgrp]) !== pgid || st.fields[STAT.state] === 'Z') continue;
+    const threads = threadsOf(pid, st.fields, arch, before?.pgid === pgid ? before.procs.get(pid) : undefined);
+    procs.push({ pid, comm: st.comm, ticks: ticksOf(st.fields), threads });
+    if (threads.some((t) => t.on?.includes('terminal') && t.on.includes('socket'))) {
+      const io = /^rchar: (\d+)/m.exec(read(`/proc/${pid}/io`) ?? '');
+      if (io) rchar = (rchar ?? 0) + Number(io[1]);
+    }
   }
-  return { pgid, procs, ticks, command };
+  return { pgid, procs, rchar };
 }

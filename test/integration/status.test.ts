@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { amuxHome } from '../helpers/amux.js';
 
@@ -17,12 +19,37 @@ describe('working → idle → working', () => {
     assert.deepEqual(events.map((e: any) => e.data.to), ['working', 'idle', 'working', 'idle']);
   });
 
+  // A program waiting in pause() for a signal: no wait the kernel's evidence can judge (ADR 0015).
+  // It prints on SIGALRM every 200 ms: the same text in place, a counter, or (silent) nothing.
+  const pacer = join(mkdtempSync('/tmp/amux-pacer-'), 'pacer.py');
+  writeFileSync(pacer, [
+    'import signal, sys',
+    'mode = sys.argv[1]',
+    'n = [0]',
+    'def tick(*_):',
+    '    n[0] += 1',
+    "    if mode != 'silent': sys.stdout.write('\\rsame' if mode == 'same' else '\\r%06d' % n[0]); sys.stdout.flush()",
+    'signal.signal(signal.SIGALRM, tick)',
+    'signal.setitimer(signal.ITIMER_REAL, 0.2, 0.2)',
+    'while True: signal.pause()',
+    '',
+  ].join('\n'));
+  after(() => rmSync(dirname(pacer), { recursive: true, force: true }));
+
   test('a silent command the kernel cannot judge turns idle after the threshold (screen stable)', async () => {
-    // cat blocks opening a FIFO nobody writes: a wait on another process, neither input nor busy
-    const id = await h.ok(['run', '--', 'f=$(mktemp -u); mkfifo "$f"; cat "$f"']);
+    const id = await h.ok(['run', '--', `python3 ${pacer} silent`]);
     const s = await h.until(id, (x) => x.status === 'idle', 15_000);
     assert.equal(s.reason, 'screen stable');
     assert.ok(Date.now() - Date.parse(s.startedAt) >= 3000, 'not before the idle threshold');
+    await h.ok(['kill', id]);
+  });
+
+  test('a wait on another process (cat opening a FIFO nobody writes) is working, reason pipe', async () => {
+    const id = await h.ok(['run', '--', 'f=$(mktemp -u); mkfifo "$f"; cat "$f"']);
+    const s = await h.until(id, (x) => x.reason === 'pipe', 15_000);
+    assert.equal(s.status, 'working');
+    await new Promise((r) => setTimeout(r, 4000)); // longer than the idle threshold
+    assert.equal((await h.session(id)).status, 'working');
     await h.ok(['kill', id]);
   });
 
@@ -30,10 +57,8 @@ describe('working → idle → working', () => {
     // Both write output all the time without moving the cursor; only the screen hash tells them apart.
     // A dozen sessions first, so that these panes have ids past %9 (tmux once mangled those).
     for (let i = 0; i < 12; i++) await h.ok(['run', '--', 'true']);
-    // Paced by \`read -t\` on a private FIFO: a wait with a time limit, which only the screen can judge.
-    const pace = 'f=$(mktemp -u); mkfifo "$f"; exec 3<>"$f"; rm "$f";';
-    const same = await h.ok(['run', '--', `${pace} while :; do printf '\\rsame'; read -t 0.2 -u 3; done`]);
-    const counter = await h.ok(['run', '--', `${pace} i=0; while :; do i=$((i+1)); printf '\\r%06d' $i; read -t 0.2 -u 3; done`]);
+    const same = await h.ok(['run', '--', `python3 ${pacer} same`]);
+    const counter = await h.ok(['run', '--', `python3 ${pacer} counter`]);
     await h.until(same, (s) => s.status === 'idle', 15_000);
     await new Promise((r) => setTimeout(r, 4500)); // longer than the idle threshold
     const c = await h.session(counter);

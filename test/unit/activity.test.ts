@@ -1,100 +1,101 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { judgeForeground, waitKind, waitsIndefinitely, type ProcessSample } from '../../src/core/activity.js';
+import { foregroundName, judgeForeground, type ProcessSample, type Since, type ThreadSample } from '../../src/core/activity.js';
 
-/** A sleeping process; override what the case is about. */
-function proc(over: Partial<ProcessSample> = {}): ProcessSample {
-  return { pid: 200, comm: 'prog', state: 'S', wchan: null, indefinite: null, socket: null, ...over };
+/** A one-thread process sleeping on nothing known; override what the case is about. */
+function proc(over: Partial<ThreadSample> & { pid?: number; comm?: string; ticks?: number } = {}): ProcessSample {
+  const { pid = 200, comm = 'prog', ticks = 0, ...t } = over;
+  return { pid, comm, ticks, threads: [{ tid: pid, state: 'S', wait: 'unknown', on: null, ticks, ...t }] };
 }
-
-describe('waitKind', () => {
-  test('the wait channels seen on kernel 6.x, compiler suffixes ignored', () => {
-    assert.equal(waitKind('poll_schedule_timeout.constprop.0'), 'terminal'); // bash, python3, vi
-    assert.equal(waitKind('do_epoll_wait'), 'terminal'); // node
-    assert.equal(waitKind('wait_woken'), 'terminal'); // less, cat, read -p
-    assert.equal(waitKind('hrtimer_nanosleep'), 'timer'); // sleep, watch
-    assert.equal(waitKind('inet_csk_accept'), 'network');
-    assert.equal(waitKind('sk_wait_data'), 'network');
-    assert.equal(waitKind('do_wait'), 'children'); // make, a shell waiting for its job
-    assert.equal(waitKind('pipe_read'), 'pipe');
-    assert.equal(waitKind('futex_wait_queue'), 'lock');
-  });
-
-  test('unreadable, none, or unknown to this table → unknown (the screen decides)', () => {
-    assert.equal(waitKind(null), 'unknown');
-    assert.equal(waitKind('0'), 'unknown');
-    assert.equal(waitKind('some_future_kernel_function'), 'unknown');
-  });
-});
-
-describe('waitsIndefinitely', () => {
-  test('x64: pselect6 with no timeout (bash, python3), epoll_pwait with -1 (node), read', () => {
-    assert.equal(waitsIndefinitely('x64', '270 0x1 0x7ffd6dd2e250 0x0 0x0 0x0 0x7ffd 0x7ffd 0x7f00'), true);
-    assert.equal(waitsIndefinitely('x64', '281 0xd 0x7fffa087c300 0x400 0xffffffff 0x0 0x8 0x7fff 0x7efc'), true);
-    assert.equal(waitsIndefinitely('x64', '281 0xd 0x7fffa087c300 0x400 0xffffffffffffffff 0x0 0x8 0x7fff 0x7efc'), true);
-    assert.equal(waitsIndefinitely('x64', '0 0x0 0x7ffd 0x1 0x0 0x0 0x0 0x7ffd 0x7f00'), true);
-  });
-
-  test('x64: a time limit (top polls every 3 s, an editor saving its swap file)', () => {
-    assert.equal(waitsIndefinitely('x64', '270 0x1 0x7ffd 0x0 0x0 0x7ffd6dd2e250 0x0 0x7ffd 0x7f00'), false);
-    assert.equal(waitsIndefinitely('x64', '7 0x7ffd 0x1 0xbb8 0x0 0x0 0x0 0x7ffd 0x7f00'), false);
-    assert.equal(waitsIndefinitely('x64', '232 0x3 0x7ffd 0x10 0x0 0x0 0x0 0x7ffd 0x7f00'), false);
-  });
-
-  test('arm64 numbers', () => {
-    assert.equal(waitsIndefinitely('arm64', '73 0x7ffd 0x1 0x0 0x0 0x8 0x0 0x7ffd 0x7f00'), true);
-    assert.equal(waitsIndefinitely('arm64', '72 0x1 0x7ffd 0x0 0x0 0x7ffd 0x0 0x7ffd 0x7f00'), false);
-  });
-
-  test('unknown: running, not in a call, another call, another architecture, unreadable', () => {
-    assert.equal(waitsIndefinitely('x64', 'running'), null);
-    assert.equal(waitsIndefinitely('x64', '-1 0x7ffd 0x7f00'), null);
-    assert.equal(waitsIndefinitely('x64', '61 0xffffffff 0x0 0x0 0x0 0x0 0x0 0x7ffd 0x7f00'), null); // wait4
-    assert.equal(waitsIndefinitely('riscv64', '63 0x0 0x0 0x0 0x0 0x0 0x0 0x0 0x0'), null);
-    assert.equal(waitsIndefinitely('x64', null), null);
-  });
-});
+const first: Since = { ticks: null, elapsedMs: 250, quietMs: 0 };
+const judge = (procs: ProcessSample[], since = first, shell: number | null = null) => judgeForeground(procs, since, shell).activity;
+const terminal: Partial<ThreadSample> = { wait: 'descriptors', on: ['terminal'] };
 
 describe('judgeForeground', () => {
-  const terminal = { wchan: 'poll_schedule_timeout.constprop.0', indefinite: true, socket: false };
-
-  test('blocked reading the terminal with no socket: input at once; the shell itself: at prompt', () => {
-    assert.deepEqual(judgeForeground([proc(terminal)], false), { verdict: 'input', reason: 'reading the terminal' });
-    assert.deepEqual(judgeForeground([proc({ ...terminal, pid: 100 })], false, 100), { verdict: 'input', reason: 'at prompt' });
+  test('a wait on the terminal alone: input at once, time limit or not; the shell itself: at prompt', () => {
+    assert.deepEqual(judge([proc(terminal)]), { verdict: 'input', reason: 'reading the terminal' });
+    assert.deepEqual(judge([proc({ ...terminal, pid: 100 })], first, 100), { verdict: 'input', reason: 'at prompt' });
+    // node's REPL: the pty among its own pipes and eventfds
+    assert.deepEqual(judge([proc({ wait: 'descriptors', on: ['terminal', 'pipe', 'other'] })]), { verdict: 'input', reason: 'reading the terminal' });
   });
 
   test('running, disk, timer, network: working, with the reason', () => {
-    assert.deepEqual(judgeForeground([proc({ state: 'R' })], false), { verdict: 'working', reason: 'cpu' });
-    assert.deepEqual(judgeForeground([proc({ state: 'D', wchan: 'io_schedule' })], false), { verdict: 'working', reason: 'disk' });
-    assert.deepEqual(judgeForeground([proc({ wchan: 'hrtimer_nanosleep' })], false), { verdict: 'working', reason: 'sleeping' });
-    assert.deepEqual(judgeForeground([proc({ wchan: 'inet_wait_for_connect' })], false), { verdict: 'working', reason: 'network' });
+    assert.deepEqual(judge([proc({ state: 'R' })]), { verdict: 'working', reason: 'cpu' });
+    assert.deepEqual(judge([proc({ state: 'D', wait: 'disk' })]), { verdict: 'working', reason: 'disk' });
+    assert.deepEqual(judge([proc({ wait: 'timer' })]), { verdict: 'working', reason: 'sleeping' });
+    assert.deepEqual(judge([proc({ wait: 'network' })]), { verdict: 'working', reason: 'network' });
+  });
+
+  test('what descriptors a wait is on: a listening socket serves, inotify follows, a socket alone is the network', () => {
+    assert.deepEqual(judge([proc({ wait: 'descriptors', on: ['listening'] })]), { verdict: 'working', reason: 'serving' }); // http.server
+    assert.deepEqual(judge([proc({ wait: 'descriptors', on: ['terminal', 'listening', 'pipe'] })]), { verdict: 'working', reason: 'serving' }); // a dev server's console
+    assert.deepEqual(judge([proc({ wait: 'descriptors', on: ['inotify'] })]), { verdict: 'working', reason: 'watching files' }); // tail -f
+    assert.deepEqual(judge([proc({ wait: 'descriptors', on: ['socket'] })]), { verdict: 'working', reason: 'network' }); // curl
+    assert.deepEqual(judge([proc({ wait: 'descriptors', on: ['pipe'] })]), { verdict: 'working', reason: 'pipe' });
+    assert.deepEqual(judge([proc({ wait: 'accept' })]), { verdict: 'working', reason: 'serving' }); // a blocking accept()
+    // node with a timer pending: its own pipes and eventfds, with a time limit
+    assert.deepEqual(judge([proc({ wait: 'descriptors', on: ['pipe', 'other'], timed: true })]), { verdict: 'working', reason: 'sleeping' });
+    assert.deepEqual(judge([proc({ wait: 'descriptors', on: ['terminal', 'pipe'], timed: true })]), { verdict: 'input', reason: 'reading the terminal' });
+    assert.deepEqual(judge([proc({ wait: 'descriptors', on: ['other'] })]), { verdict: 'unknown' });
+    assert.deepEqual(judge([proc({ wait: 'descriptors', on: null })]), { verdict: 'unknown' });
+  });
+
+  test('the terminal and a socket at once: working while bytes arrive, input once quiet for 1 s', () => {
+    const ssh = [proc({ wait: 'descriptors', on: ['terminal', 'socket'] })];
+    assert.deepEqual(judge(ssh, { ...first, quietMs: 300 }), { verdict: 'working', reason: 'network' });
+    assert.deepEqual(judge(ssh, { ...first, quietMs: 1000 }), { verdict: 'input', reason: 'reading the terminal' });
+  });
+
+  test('any thread computing makes the group cpu, whatever the main thread waits on', () => {
+    const py: ProcessSample = { pid: 5, comm: 'python3', ticks: 800, threads: [
+      { tid: 5, state: 'S', wait: 'lock', on: null, ticks: 4 },
+      { tid: 6, state: 'R', wait: 'unknown', on: null, ticks: 796 },
+    ] };
+    assert.deepEqual(judge([py]), { verdict: 'working', reason: 'cpu' });
+    // between two looks the worker happened to sleep: its ticks since tell
+    const later: ProcessSample = { ...py, ticks: 850, threads: [py.threads[0]!, { ...py.threads[1]!, state: 'S', ticks: 846 }] };
+    const since: Since = { ticks: { procs: new Map([[5, 800]]), threads: new Map([[5, 4], [6, 796]]) }, elapsedMs: 250, quietMs: 0 };
+    assert.deepEqual(judge([later], since), { verdict: 'working', reason: 'cpu' });
+  });
+
+  test('ticks since the last look: a real share of a core counts; a thread now on the terminal spent them on its redraw', () => {
+    const since = (t: number): Since => ({ ticks: { procs: new Map([[200, t]]), threads: new Map([[200, t]]) }, elapsedMs: 250, quietMs: 0 });
+    assert.deepEqual(judge([proc({ wait: 'lock', ticks: 10 })], since(8)), { verdict: 'working', reason: 'cpu' });
+    assert.deepEqual(judge([proc({ wait: 'lock', ticks: 10 })], since(10)), { verdict: 'working', reason: 'lock' }); // a reason needs its evidence now
+    assert.deepEqual(judge([proc({ ...terminal, ticks: 30 })], since(8)), { verdict: 'input', reason: 'reading the terminal' }); // vim after a keystroke
   });
 
   test('make waiting for a recipe that sleeps: the busy child decides', () => {
-    const make = proc({ pid: 1, comm: 'make', wchan: 'do_wait' });
-    const sh = proc({ pid: 2, comm: 'sh', wchan: 'do_wait' });
-    assert.deepEqual(judgeForeground([make, sh, proc({ pid: 3, comm: 'sleep', wchan: 'hrtimer_nanosleep' })], false), { verdict: 'working', reason: 'sleeping' });
+    const make = proc({ pid: 1, comm: 'make', wait: 'children' });
+    const sh = proc({ pid: 2, comm: 'sh', wait: 'children' });
+    assert.deepEqual(judge([make, sh, proc({ pid: 3, comm: 'sleep', wait: 'timer' })]), { verdict: 'working', reason: 'sleeping' });
+    assert.deepEqual(judge([make, sh]), { verdict: 'working', reason: 'child' });
   });
 
   test('a pipeline with a reader on the terminal and a writer blocked on the pipe: input', () => {
-    assert.equal(judgeForeground([proc({ comm: 'yes', wchan: 'pipe_write' }), proc({ comm: 'less', ...terminal })], false).verdict, 'input');
-  });
-
-  test('a poll with a socket open (a server, an agent on an API) or a time limit: not input', () => {
-    assert.equal(judgeForeground([proc({ ...terminal, socket: true })], false).verdict, 'unknown');
-    assert.equal(judgeForeground([proc({ ...terminal, indefinite: false })], false).verdict, 'unknown');
-  });
-
-  test('the time limit unknown (syscall unreadable): still input', () => {
-    assert.equal(judgeForeground([proc({ ...terminal, indefinite: null })], false).verdict, 'input');
-  });
-
-  test('CPU used since the last look while waiting on a lock (threads computing): working', () => {
-    assert.deepEqual(judgeForeground([proc({ wchan: 'futex_wait_queue' })], true), { verdict: 'working', reason: 'cpu' });
-    assert.deepEqual(judgeForeground([proc({ wchan: 'futex_wait_queue' })], false), { verdict: 'unknown' });
+    assert.equal(judge([proc({ pid: 1, comm: 'yes', wait: 'pipe' }), proc({ pid: 2, comm: 'less', ...terminal })]).verdict, 'input');
   });
 
   test('nothing to judge: unknown', () => {
-    assert.deepEqual(judgeForeground([], false), { verdict: 'unknown' });
+    assert.deepEqual(judge([]), { verdict: 'unknown' });
+  });
+});
+
+describe('foregroundName', () => {
+  test('the member using the CPU, not the first of the pipeline', () => {
+    const head = proc({ pid: 2, comm: 'head', state: 'R', ticks: 100 });
+    const xz = { ...proc({ pid: 3, comm: 'xz', state: 'R', ticks: 900 }) };
+    const since: Since = { ticks: { procs: new Map([[2, 95], [3, 850]]), threads: new Map() }, elapsedMs: 250, quietMs: 0 };
+    const j = judgeForeground([head, xz], since, null);
+    assert.equal(foregroundName([head, xz], j, 1), 'xz');
+  });
+
+  test('else the one reading the terminal, else the first that is not plumbing; null for the shell itself', () => {
+    const members = [proc({ pid: 2, comm: 'bash', wait: 'children' }), proc({ pid: 3, comm: 'yes', wait: 'pipe' }), proc({ pid: 4, comm: 'less', ...terminal })];
+    assert.equal(foregroundName(members, judgeForeground(members, first, null), 1), 'less');
+    const waiting = [proc({ pid: 2, comm: 'bash', wait: 'children' }), proc({ pid: 3, comm: 'make', wait: 'children' })];
+    assert.equal(foregroundName(waiting, judgeForeground(waiting, first, null), 1), 'make');
+    const shell = [proc({ pid: 1, comm: 'bash', ...terminal })];
+    assert.equal(foregroundName(shell, judgeForeground(shell, first, 1), 1), null);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { type Observation, decideStatus, finished } from '../../src/core/status-rules.js';
+import { type Observation, decideStatus, finished, quickDecision } from '../../src/core/status-rules.js';
 
 const NOW = 1_700_000_000_000;
 const THRESHOLD = 3000;
@@ -118,9 +118,9 @@ describe('decideStatus', () => {
     assert.equal(decideStatus('working', obs(), timing(THRESHOLD + 5000)).status, 'idle');
   });
 
-  test('below the threshold keeps the current status', () => {
-    assert.equal(decideStatus('working', obs(), timing(THRESHOLD - 1)).status, 'working');
-    assert.equal(decideStatus('idle', obs(), timing(THRESHOLD - 1)).status, 'idle');
+  test('below the threshold keeps the current status, with a reason of this look, never a kept one', () => {
+    assert.deepEqual(decideStatus('working', obs(), timing(THRESHOLD - 1)), { status: 'working', reason: 'recent output' });
+    assert.deepEqual(decideStatus('idle', obs(), timing(THRESHOLD - 1)), { status: 'idle', reason: 'screen stable' });
   });
 
   test('a pending session that started becomes working', () => {
@@ -193,5 +193,16 @@ describe('finished', () => {
     assert.equal(finished(128).error, 'command exited with code 128');
     assert.equal(finished(255).error, 'command exited with code 255');
     assert.equal(finished(255).signal, null);
+  });
+});
+
+describe('quickDecision (between refreshes, ADR 0015)', () => {
+  test('input is idle at once; otherwise working with the reason of this look alone', () => {
+    assert.deepEqual(quickDecision({ verdict: 'input', reason: 'reading the terminal' }, true), { status: 'idle', reason: 'reading the terminal' });
+    assert.deepEqual(quickDecision({ verdict: 'working', reason: 'cpu' }, false), { status: 'working', reason: 'cpu' });
+    assert.deepEqual(quickDecision({ verdict: 'working', reason: 'cpu' }, true), { status: 'working', reason: 'output changed' });
+    assert.deepEqual(quickDecision({ verdict: 'unknown' }, true), { status: 'working', reason: 'output changed' });
+    // no new bytes since the last look: `output changed` is not kept
+    assert.deepEqual(quickDecision({ verdict: 'unknown' }, false), { status: 'working', reason: 'recent output' });
   });
 });

@@ -1,21 +1,17 @@
-import { judgeForeground, waitsIndefinitely, type Activity } from '../../core/activity.js';
+import { foregroundName, judgeForeground, type Activity } from '../../core/activity.js';
 import type { SessionRecord } from '../../core/records.js';
+import { quickDecision } from '../../core/status-rules.js';
 import { readForeground } from '../../process/foreground.js';
 import { runtimeOf, type DaemonContext } from '../context.js';
 import type { Jobs } from '../job/jobs.js';
 import { mainExit } from '../output/exit-files.js';
+import { logBytes } from '../output/log-size.js';
 import { isSessionLocked } from '../session/lock.js';
 import { applyDecision } from '../session/transitions.js';
 import { logLine } from '../log.js';
 
 /** How often working sessions are looked at between refreshes (the evidence only, from /proc). */
 export const QUICK_MS = 250;
-/** Linux reports CPU time in ticks of 1/100 s (USER_HZ) whatever the kernel's own HZ. */
-const MS_PER_TICK = 10;
-/** The share of one CPU since the last look that makes a quiet foreground `cpu`. */
-const CPU_SHARE = 0.05;
-
-const decodeSyscall = (syscall: string | null) => waitsIndefinitely(process.arch, syscall);
 
 /**
  * The kernel's evidence of what sessions are doing (README "Statuses", ADR 0015): read from /proc
@@ -33,24 +29,37 @@ export class Evidence {
     return (s.hasCommand && mainExitCode === null) || this.jobs.state.foregroundRunning(s.id);
   }
 
-  /** What the session's foreground processes are doing; undefined when its shell is gone or unknown. */
+  /**
+   * What the session's foreground processes are doing; undefined when its shell is gone. Judged
+   * against the previous look at the same group (CPU ticks used since, bytes arrived since), which
+   * this look replaces: no evidence outlives the look that found it.
+   */
   look(s: SessionRecord, jobRunning: boolean): Activity | undefined {
     if (!s.pid) return undefined;
     const rt = runtimeOf(this.ctx, s.id);
-    const fg = readForeground(s.pid, decodeSyscall, jobRunning);
+    const fg = readForeground(s.pid, jobRunning, rt.look);
     if (!fg) {
       rt.foreground = null;
+      rt.look = undefined;
       return undefined;
     }
     const now = Date.now();
-    // Busy means a real share of a CPU, not the few ms a redraw loop or a timer tick costs.
-    const cpuUsed = rt.fgPgid === fg.pgid && rt.fgTicks !== undefined && rt.fgAt !== undefined &&
-      (fg.ticks - rt.fgTicks) * MS_PER_TICK >= CPU_SHARE * Math.max(now - rt.fgAt, QUICK_MS);
-    rt.fgPgid = fg.pgid;
-    rt.fgTicks = fg.ticks;
-    rt.fgAt = now;
-    rt.foreground = fg.command;
-    return judgeForeground(fg.procs, cpuUsed, jobRunning ? null : s.pid);
+    const prev = rt.look?.pgid === fg.pgid ? rt.look : undefined;
+    // A program on the terminal and a socket: bytes it reads, or prints, restart its quiet time.
+    const bytes = fg.rchar === null ? null : fg.rchar + logBytes(this.ctx, s);
+    const quietSince = bytes !== null && prev?.bytes === bytes ? prev.quietSince : now;
+    const j = judgeForeground(fg.procs, {
+      ticks: prev ? { procs: prev.procs, threads: prev.threads } : null,
+      elapsedMs: prev ? Math.max(now - prev.at, QUICK_MS) : QUICK_MS,
+      quietMs: now - quietSince,
+    }, jobRunning ? null : s.pid);
+    rt.look = {
+      pgid: fg.pgid, at: now, bytes, quietSince,
+      procs: new Map(fg.procs.map((p) => [p.pid, p.ticks])),
+      threads: new Map(fg.procs.flatMap((p) => p.threads.map((t) => [t.tid, t.ticks] as const))),
+    };
+    rt.foreground = foregroundName(fg.procs, j, s.pid);
+    return j.activity;
   }
 
   /**
@@ -70,11 +79,15 @@ export class Evidence {
           // Also one no refresh has seen yet: a program may read the terminal within its first second.
           if (isSessionLocked(s.id)) continue;
           const activity = this.look(s, this.jobRunning(s));
-          if (!activity || activity.verdict === 'unknown') continue;
+          if (!activity) continue;
           const rt = runtimeOf(ctx, s.id);
-          rt.reason = activity.reason;
-          rt.reasonStatus = activity.verdict === 'input' ? 'idle' : 'working';
-          if (activity.verdict === 'input') applyDecision(ctx, s, { status: 'idle', reason: activity.reason }, this.lastQuickAt, true);
+          // The log's size only when the kernel did not tell: otherwise its evidence is this look's reason.
+          const end = activity.verdict === 'unknown' ? logBytes(ctx, s) : rt.seenLog;
+          const d = quickDecision(activity, rt.seenLog !== undefined && end !== rt.seenLog);
+          rt.seenLog = end;
+          rt.reason = d.reason;
+          rt.reasonStatus = d.status;
+          if (d.status === 'idle') applyDecision(ctx, s, d, this.lastQuickAt, true);
         }
       });
       this.quickCostMs = performance.now() - t0;

@@ -182,6 +182,9 @@ export class Monitor {
       rt.screenHash = hash;
     }
     const lastActivityAt = outputChanged ? now : (s.lastActivityAt ?? s.startedAt ?? now);
+    // `output changed` needs new bytes since the last look (a quick look may have seen them already).
+    const newBytes = rt.logEnd === undefined || rt.seenLog === undefined || rt.logEnd !== rt.seenLog;
+    if (rt.logEnd !== undefined) rt.seenLog = rt.logEnd;
     const jobRunning = this.evidence.jobRunning(s, mainExitCode);
     const activity = pane && !pane.dead ? this.evidence.look(s, jobRunning) : undefined;
     const decision = decideStatus(
@@ -195,7 +198,7 @@ export class Monitor {
         mainExit: mainExitCode,
         jobRunning,
         children: pane && !pane.dead && s.pid ? childCount(s.pid) : 0,
-        outputChanged,
+        outputChanged: outputChanged && newBytes,
       },
       { now, lastActivityAt, idleThresholdMs: ctx.settings.idleThresholdMs },
     );
@@ -206,7 +209,7 @@ export class Monitor {
     if (outputChanged) patch.lastActivityAt = now;
     if (Object.keys(patch).length) ctx.store.updateSession(s.id, patch);
     if (pane && !pane.dead && rt.logEnd !== undefined) s = lookForAttention(ctx, s, rt.logEnd, now); // ADR 0034
-    if (!isTerminal(decision.status) && decision.reason !== 'unchanged') {
+    if (!isTerminal(decision.status)) {
       rt.reason = decision.reason;
       rt.reasonStatus = decision.status;
     }

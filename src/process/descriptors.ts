@@ -1,0 +1,161 @@
+import { closeSync, openSync, readdirSync, readFileSync, readlinkSync, readSync } from 'node:fs';
+import { epollFds, listeningInodes, pollFds, selectFds, targetOf, type Syscall, type Target } from '../core/waits.js';
+
+/**
+ * Which descriptors a blocking call waits on, read from /proc without a process spawned (ADR
+ * 0015): a `read` names its descriptor; an `epoll_wait` waits on the interest list in
+ * `/proc/PID/fdinfo/EPFD`; a `poll`/`select` set lives in the process's memory, read from
+ * `/proc/PID/mem` (the same access as `/proc/PID/syscall`), else guessed from every descriptor
+ * the process has open.
+ */
+export function waitTargets(pid: number, call: Syscall, key: string): Target[] | null {
+  const now = Date.now();
+  const known = targetCache.get(`${pid} ${key}`);
+  if (known && now - known.at < TARGET_TTL_MS) return known.targets;
+  if (targetCache.size > 10_000) for (const [k, v] of targetCache) if (now - v.at >= TARGET_TTL_MS) targetCache.delete(k);
+  unsure = false;
+  const targets = readTargets(pid, call);
+  // A socket newer than the tables' snapshot is looked up again at the next look, not kept.
+  if (!unsure) targetCache.set(`${pid} ${key}`, { targets, at: now });
+  return targets;
+}
+
+/**
+ * What a wait was found to be on, per thread and blocking call (its whole `/proc/PID/syscall`
+ * line: the same call with the same arguments, still blocked or blocked again), for
+ * TARGET_TTL_MS: reading descriptors is the dearest part of a look.
+ */
+const targetCache = new Map<string, { targets: Target[] | null; at: number }>();
+const TARGET_TTL_MS = 1000;
+
+function readTargets(pid: number, call: Syscall): Target[] | null {
+  switch (call.call) {
+    case 'read': return targetsOf(pid, [call.fd]);
+    case 'epoll': return epollTargets(pid, call.fd, 1);
+    case 'poll': return targetsOf(pid, readPollSet(pid, call.addr, call.count) ?? openFds(pid));
+    case 'select': return targetsOf(pid, readSelectSet(pid, call.addrs, call.count) ?? openFds(pid));
+    default: return null;
+  }
+}
+
+/** Every descriptor the process has open, for a wait whose system call cannot be read. */
+export function openTargets(pid: number): Target[] | null {
+  return targetsOf(pid, openFds(pid));
+}
+
+function read(path: string): string | null {
+  try {
+    return readFileSync(path, 'latin1');
+  } catch {
+    return null;
+  }
+}
+
+function link(pid: number, fd: number): string | null {
+  try {
+    return readlinkSync(`/proc/${pid}/fd/${fd}`);
+  } catch {
+    return null; // closed meanwhile, or not ours to read
+  }
+}
+
+/** The kinds of `fds`; null when none could be read (not ours, or the process is gone). */
+function targetsOf(pid: number, fds: number[] | null): Target[] | null {
+  if (!fds) return null;
+  const links = fds.map((fd) => link(pid, fd)).filter((l): l is string => l !== null);
+  if (fds.length > 0 && links.length === 0) return null;
+  const sockets = links.map((l) => /^socket:\[(\d+)\]$/.exec(l)?.[1]).filter((i): i is string => i !== undefined);
+  const listening = sockets.length ? listeningOf(pid, sockets) : new Set<string>();
+  return links.map((l) => targetOf(l, (inode) => listening.has(inode)));
+}
+
+/** An epoll's interest list; a nested epoll descriptor is followed `depth` more levels. */
+function epollTargets(pid: number, epfd: number, depth: number): Target[] | null {
+  const info = read(`/proc/${pid}/fdinfo/${epfd}`);
+  if (info === null) return null;
+  const fds = epollFds(info);
+  const out: Target[] = [];
+  for (const fd of fds) {
+    const l = link(pid, fd);
+    if (l === 'anon_inode:[eventpoll]' && depth > 0) out.push(...(epollTargets(pid, fd, depth - 1) ?? []));
+    else if (l !== null) out.push(...(targetsOf(pid, [fd]) ?? []));
+  }
+  return out;
+}
+
+function readMemory(pid: number, addr: bigint, length: number): Buffer | null {
+  if (addr === 0n || length <= 0) return null;
+  let fd: number | null = null;
+  try {
+    fd = openSync(`/proc/${pid}/mem`, 'r');
+    const buf = Buffer.alloc(length);
+    return readSync(fd, buf, 0, length, addr) === length ? buf : null;
+  } catch {
+    return null; // not ours to read (Yama, another user): the open descriptors stand in
+  } finally {
+    if (fd !== null) closeSync(fd);
+  }
+}
+
+/** At most this many pollfds are read: a larger set is a server's, and its descriptors are guessed instead. */
+const MAX_POLL = 1024;
+
+function readPollSet(pid: number, addr: bigint, count: number): number[] | null {
+  if (count > MAX_POLL) return null;
+  if (count === 0) return [];
+  const buf = readMemory(pid, addr, count * 8);
+  return buf ? pollFds(buf) : null;
+}
+
+function readSelectSet(pid: number, addrs: bigint[], count: number): number[] | null {
+  const bytes = Math.ceil(count / 64) * 8;
+  const out = new Set<number>();
+  for (const addr of addrs) {
+    if (addr === 0n) continue;
+    const buf = readMemory(pid, addr, bytes);
+    if (!buf) return null;
+    for (const fd of selectFds(buf, count)) out.add(fd);
+  }
+  return [...out];
+}
+
+function openFds(pid: number): number[] | null {
+  try {
+    return readdirSync(`/proc/${pid}/fd`).map(Number);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Whether socket inodes listen, from one snapshot of the socket tables shared by every look:
+ * reading `/proc/net/tcp` costs milliseconds whatever few sockets it lists (the kernel walks its
+ * hash tables), so it is read again only when a socket not in the last snapshot turns up (at most
+ * once per SNAPSHOT_MIN_MS; meanwhile it counts as not listening, for that look only), or when the
+ * snapshot is SNAPSHOT_TTL_MS old. A socket listens from
+ * before its first wait on it; a socket not in the tables (UDP, netlink) counts as not listening.
+ */
+let snapshot: { listening: Set<string>; known: Set<string>; at: number } | null = null;
+const SNAPSHOT_TTL_MS = 10_000;
+const SNAPSHOT_MIN_MS = 250;
+/** Set by a lookup that found a socket the snapshot does not know yet (too soon to read the tables again). */
+let unsure = false;
+
+function listeningOf(pid: number, inodes: string[]): Set<string> {
+  const now = Date.now();
+  const stale = !snapshot || now - snapshot.at >= SNAPSHOT_TTL_MS;
+  const unknown = snapshot !== null && inodes.some((i) => !snapshot!.known.has(i)) && now - snapshot.at >= SNAPSHOT_MIN_MS;
+  if (stale || unknown) {
+    const tcp = (read(`/proc/${pid}/net/tcp`) ?? '') + (read(`/proc/${pid}/net/tcp6`) ?? '');
+    const unix = read(`/proc/${pid}/net/unix`) ?? '';
+    // Every inode of this read is known, so that one not in the tables is not looked up again and again.
+    snapshot = { listening: listeningInodes(tcp, unix), known: new Set([...allInodes(tcp, 9), ...allInodes(unix, 6), ...inodes]), at: now };
+  }
+  if (inodes.some((i) => !snapshot!.known.has(i))) unsure = true;
+  return new Set(inodes.filter((i) => snapshot!.listening.has(i)));
+}
+
+/** The inode column of every line of a socket table. */
+function allInodes(table: string, column: number): string[] {
+  return table.split('\n').map((l) => l.trim().split(/\s+/)[column]).filter((i): i is string => i !== undefined && /^\d+$/.test(i));
+}

@@ -1,0 +1,138 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server, type Socket } from 'node:net';
+import { join } from 'node:path';
+
+/** One real program of the status truth table (README "Statuses"), run as its own session. */
+export interface ProgramCase {
+  name: string;
+  /** What must be installed; the case is skipped, and says so, without it. */
+  needs: string[];
+  command: string;
+  /** What a person would say it is doing, at every look once it has started. */
+  expect: 'idle' | 'working';
+  reason?: RegExp;
+  /** The command name `foreground` must give, when the case is about it. */
+  foreground?: string;
+  /**
+   * How long it may take to start (default 500 ms): a program that computes while it starts (node,
+   * gdb, npm, man formatting a page) is rightly `working` until it waits.
+   */
+  startMs?: number;
+  /** It ends by itself within the watch (make's recipe): `completed` is right then. */
+  mayEnd?: boolean;
+}
+
+/** Servers and files the programs talk to: a server that never answers, one that chats, fixture scripts. */
+export class Fixtures {
+  readonly dir = mkdtempSync('/tmp/amux-programs-');
+  private readonly servers: Server[] = [];
+  private readonly sockets = new Set<Socket>();
+  private readonly timers: NodeJS.Timeout[] = [];
+  /** Accepts and never answers: a client waits for it. */
+  slowPort = 0;
+  /** Sends a byte every 200 ms to each client. */
+  chattyPort = 0;
+
+  async start(): Promise<void> {
+    this.slowPort = await this.listen(() => undefined);
+    this.chattyPort = await this.listen((s) => this.timers.push(setInterval(() => s.write('x'), 200)));
+    const files: Record<string, string> = {
+      'followed.log': 'one line\n',
+      Makefile: 'all:\n\t@echo step 1\n\tsleep 6\n\t@echo step 2\n',
+      'thread.py': 'import threading\ndef spin():\n    while True: pass\nt = threading.Thread(target=spin)\nt.start()\nt.join()\n',
+      'worker.js': "const { Worker } = require('worker_threads');\nnew Worker('for (;;) {}', { eval: true });\n",
+      'server.js': "require('http').createServer((q, r) => r.end('ok')).listen(0, '127.0.0.1');\n",
+      'package.json': JSON.stringify({ name: 'dev', version: '1.0.0', private: true, scripts: { dev: 'node server.js' } }),
+      'accept.py': "import socket\ns = socket.socket()\ns.bind(('127.0.0.1', 0))\ns.listen()\ns.accept()\n",
+      // An agent's TUI or ssh at a remote prompt: waits on the terminal and its connection at once,
+      // and reads the connection with read() as ssh, node and TLS clients do (rchar counts it).
+      'converse.py': [
+        'import os, socket, select, sys',
+        "s = socket.create_connection(('127.0.0.1', int(sys.argv[1])))",
+        'while True:',
+        '    r, _, _ = select.select([sys.stdin, s], [], [])',
+        '    if s in r: os.read(s.fileno(), 4096)',
+        '    if sys.stdin in r: sys.stdin.readline()',
+        '',
+      ].join('\n'),
+      // ssh's password prompt: it reads /dev/tty while its connection is open.
+      'prompt.py': [
+        'import os, socket, sys',
+        "s = socket.create_connection(('127.0.0.1', int(sys.argv[1])))",
+        "os.write(2, b'password: ')",
+        "os.read(os.open('/dev/tty', os.O_RDWR), 100)",
+        '',
+      ].join('\n'),
+    };
+    for (const [name, text] of Object.entries(files)) writeFileSync(join(this.dir, name), text);
+  }
+
+  private listen(onConnection: (s: Socket) => void): Promise<number> {
+    const server = createServer((s) => {
+      this.sockets.add(s);
+      s.on('error', () => undefined);
+      s.on('close', () => this.sockets.delete(s));
+      onConnection(s);
+    });
+    this.servers.push(server);
+    return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as { port: number }).port)));
+  }
+
+  async stop(): Promise<void> {
+    for (const t of this.timers) clearInterval(t);
+    for (const s of this.sockets) s.destroy();
+    await Promise.all(this.servers.map((s) => new Promise((r) => s.close(r))));
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+
+  /** The truth table: every program issue 19 named, and more of each kind. */
+  cases(): ProgramCase[] {
+    const slow = this.slowPort;
+    const cpu = /^cpu$/;
+    return [
+      // Waiting for you: the terminal alone, with or without a time limit.
+      { name: 'python3 REPL', needs: ['python3'], command: 'python3', expect: 'idle', reason: /reading the terminal/, startMs: 2000 },
+      { name: 'node REPL (epoll with a time limit)', needs: ['node'], command: 'node', expect: 'idle', reason: /reading the terminal/, startMs: 3000 },
+      { name: 'vim', needs: ['vim'], command: 'vim -u NONE -i NONE -n', expect: 'idle', startMs: 1000 },
+      { name: 'vi', needs: ['vi'], command: 'vi', expect: 'idle', startMs: 1000 },
+      { name: 'read -p', needs: ['bash'], command: `bash -c 'read -p "Continue? " x'`, expect: 'idle', reason: /reading the terminal/ },
+      { name: 'read -t 30 (a time limit)', needs: ['bash'], command: `bash -c 'read -t 30 -p "Quick: " x'`, expect: 'idle', reason: /reading the terminal/ },
+      { name: 'less', needs: ['less'], command: 'less /etc/services', expect: 'idle' },
+      { name: 'more', needs: ['more'], command: 'more /etc/services', expect: 'idle' },
+      { name: 'man (a pager behind a pipeline)', needs: ['man'], command: 'man ls', expect: 'idle', startMs: 4000 },
+      { name: 'yes | less', needs: ['less'], command: 'yes | less', expect: 'idle', foreground: 'less' },
+      { name: 'cat', needs: ['cat'], command: 'cat', expect: 'idle' },
+      { name: 'bc', needs: ['bc'], command: 'bc -q', expect: 'idle' },
+      { name: 'sqlite3', needs: ['sqlite3'], command: 'sqlite3', expect: 'idle' },
+      { name: 'gdb (a REPL with threads)', needs: ['gdb'], command: 'gdb -q -nx', expect: 'idle', startMs: 3000 },
+      { name: 'a password prompt with a socket open (as ssh)', needs: ['python3'], command: `python3 prompt.py ${slow}`, expect: 'idle', reason: /reading the terminal/, startMs: 2500 },
+      { name: 'terminal and a quiet connection (an agent TUI)', needs: ['python3'], command: `python3 converse.py ${slow}`, expect: 'idle', startMs: 3500 }, // + 1 s without bytes
+      // Computing, in any thread.
+      { name: 'python3 -c CPU loop', needs: ['python3'], command: `nice -n 19 python3 -c 'while True: pass'`, expect: 'working', reason: cpu },
+      { name: 'head | xz -T2 (threads compute)', needs: ['xz', 'head'], command: `nice -n 19 bash -c 'head -c 6000M /dev/zero | xz -T2 -9 -c >/dev/null'`, expect: 'working', reason: cpu, foreground: 'xz' },
+      { name: 'zstd -T2', needs: ['zstd'], command: 'nice -n 19 zstd -T2 -19 -c </dev/zero >/dev/null', expect: 'working', reason: cpu },
+      { name: 'gzip -9', needs: ['gzip'], command: 'nice -n 19 gzip -9 -c </dev/zero >/dev/null', expect: 'working', reason: cpu },
+      { name: 'python worker thread, main in join()', needs: ['python3'], command: 'nice -n 19 python3 thread.py', expect: 'working', reason: cpu },
+      { name: 'node worker thread, main in its event loop', needs: ['node'], command: 'nice -n 19 node worker.js', expect: 'working', reason: cpu },
+      // Busy but quiet: timers, files, servers, the network.
+      { name: 'sleep 30', needs: ['sleep'], command: 'sleep 30', expect: 'working', reason: /sleeping/ },
+      // `output changed` lasts as long as new bytes: then the kernel's reason
+      { name: 'a line, then sleep 30', needs: ['sleep'], command: 'echo started; sleep 30', expect: 'working', reason: /sleeping/ },
+      { name: 'node with a timer pending', needs: ['node'], command: `node -e 'setInterval(() => {}, 5000)'`, expect: 'working' },
+      { name: 'watch', needs: ['watch'], command: 'watch -n 2 date', expect: 'working' },
+      { name: 'a \\r progress bar', needs: ['bash'], command: `bash -c 'i=0; while :; do printf "\\r%d%%" $((i++ % 100)); sleep 0.2; done'`, expect: 'working' },
+      { name: 'make whose recipe sleeps 6 s', needs: ['make'], command: 'make', expect: 'working', mayEnd: true },
+      { name: 'a line every 4.5 s', needs: ['bash'], command: 'while :; do echo tick; sleep 4.5; done', expect: 'working' },
+      { name: 'tail -f', needs: ['tail'], command: 'tail -f followed.log', expect: 'working', reason: /watching files/ },
+      { name: 'python3 -m http.server', needs: ['python3'], command: 'python3 -m http.server 0 --bind 127.0.0.1', expect: 'working', reason: /serving/ },
+      { name: 'node http server', needs: ['node'], command: 'node server.js', expect: 'working', reason: /serving/ },
+      { name: 'npm run dev', needs: ['npm'], command: 'npm run dev', expect: 'working' },
+      { name: 'a shell server (accept in a loop)', needs: ['python3'], command: 'while :; do python3 accept.py; done', expect: 'working' },
+      { name: 'curl waiting for a slow answer', needs: ['curl'], command: `curl -s http://127.0.0.1:${slow}/`, expect: 'working', reason: /network/ },
+      { name: 'wget waiting for a slow answer', needs: ['wget'], command: `wget -q -O /dev/null http://127.0.0.1:${slow}/`, expect: 'working', reason: /network/ },
+      { name: 'ssh waiting for the server', needs: ['ssh'], command: `ssh -F /dev/null -o StrictHostKeyChecking=no -p ${slow} 127.0.0.1`, expect: 'working', reason: /network/ },
+      { name: 'openssl s_client in its handshake', needs: ['openssl'], command: `openssl s_client -connect 127.0.0.1:${slow}`, expect: 'working', reason: /network/ },
+      { name: 'terminal and a chatty connection', needs: ['python3'], command: `python3 converse.py ${this.chattyPort}`, expect: 'working', reason: /network/ },
+    ];
+  }
+}
