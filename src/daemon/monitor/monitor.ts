@@ -20,9 +20,6 @@ const STALE_OK_MS = 10_000;
 /** The longest a reader waits for a refresh it asked for. */
 const READER_WAIT_MS = 1000;
 
-
-
-
 /**
  * Owns status (README "How it works", ADR 0003): a batched refresh of all live sessions with O(1)
  * process spawns (list-panes, and one chained capture of the panes that changed in place),
@@ -83,8 +80,8 @@ export class Monitor {
     if (age < this.ctx.settings.statusCacheMs) return;
     if (this.inflight && age < STALE_OK_MS) return;
     // Never longer than READER_WAIT_MS: with tmux drowning (the soak), `ps` answers from the store.
-    const refreshed = this.refresh();
-    refreshed.catch(() => undefined);
+    // A refresh that fails (a full disk) is reported by the monitor; the reader answers from the store.
+    const refreshed = this.refresh().catch(() => undefined);
     await Promise.race([refreshed, new Promise((r) => setTimeout(r, READER_WAIT_MS).unref())]);
   }
 
