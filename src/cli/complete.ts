@@ -1,6 +1,3 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { amuxPaths } from '../paths.js';
 import type { JobView } from '../protocol/jobs.js';
 import type { SessionView } from '../protocol/sessions.js';
 import type { Hint } from './hints.js';
@@ -74,7 +71,7 @@ export interface Spec {
   commands: SpecCommand[];
 }
 
-const none = (): Answer => ({ directive: '-', candidates: [] });
+export const none = (): Answer => ({ directive: '-', candidates: [] });
 
 /** A description on one line, at most DESCRIPTION_WIDTH characters. */
 export function short(text: string): string {
@@ -132,7 +129,7 @@ async function values(hint: Hint | undefined, cur: string, ids: IdSource, prefix
 }
 
 /** The context that names this machine's daemon (src/cli/contexts.ts). */
-const LOCAL_CONTEXT = 'local';
+export const LOCAL_CONTEXT = 'local';
 
 /** Session ids and names starting with `cur`; job ids too when `cur` reads as the start of one (`j`, `job-3f`). */
 async function references(cur: string, jobs: boolean, ids: IdSource): Promise<Candidate[]> {
@@ -241,61 +238,4 @@ export async function complete(spec: Spec, words: readonly string[], ids: IdSour
 export function formatAnswer(answer: Answer): string {
   const lines = answer.candidates.map((c) => (c.description ? `${c.value}\t${c.description}` : c.value));
   return `${[answer.directive, ...lines].join('\n')}\n`;
-}
-
-/** How long completion waits for the daemon's answer: a hung daemon must not hang the shell. */
-const DAEMON_DEADLINE_MS = 500;
-
-/** Ids from the daemon if it runs; none (and no error) if it does not, or AMUX_HOME is unusable. */
-function daemonIds(): IdSource {
-  let client: import('../client/client.js').Client | null | undefined;
-  const get = () => {
-    if (client === undefined) {
-      try {
-        const paths = amuxPaths();
-        // No socket, no daemon: answer without loading the socket client (node's `net` alone costs ~10 ms).
-        if (!existsSync(paths.socket)) client = null;
-        else {
-          const { Client } = require('../client/client.js') as typeof import('../client/client.js');
-          client = new Client(paths, false, undefined, DAEMON_DEADLINE_MS); // false: never start a daemon to complete a word
-        }
-      } catch {
-        client = null;
-      }
-    }
-    return client;
-  };
-  return {
-    sessions: async () => (await get()?.sessions.list().catch(() => null)) ?? [],
-    jobs: async (id) => (await get()?.jobs.list(id).catch(() => null)) ?? [],
-    contexts: () => {
-      try {
-        const { listContexts, readConfigFile } = require('./contexts.js') as typeof import('./contexts.js');
-        return listContexts(readConfigFile(amuxPaths())).map((c) => c.name);
-      } catch {
-        return [LOCAL_CONTEXT];
-      }
-    },
-  };
-}
-
-/** The spec the build wrote next to the CLI; built from commander when it is missing (a tsc-only build). */
-function loadSpec(): Spec {
-  try {
-    return JSON.parse(readFileSync(join(__dirname, SPEC_FILE), 'utf8')) as Spec;
-  } catch {
-    return (require('./full.js') as typeof import('./full.js')).commandSpec();
-  }
-}
-
-/** The `amux __complete` entry (`main.ts`): prints the answer; always exit 0, nothing on stderr. */
-export async function completeCommand(words: readonly string[]): Promise<number> {
-  let answer: Answer;
-  try {
-    answer = await complete(loadSpec(), words.length ? words : [''], daemonIds());
-  } catch {
-    answer = none();
-  }
-  process.stdout.write(formatAnswer(answer));
-  return 0;
 }

@@ -24,7 +24,7 @@ export async function main(argv: string[]): Promise<number> {
   });
   const raw = argv.slice(2);
   // Shell completion asks on every Tab: no commander parse (ADR 0021).
-  if (raw[0] === '__complete') return (require('./complete.js') as typeof import('./complete.js')).completeCommand(raw.slice(1));
+  if (raw[0] === '__complete') return (require('./complete-command.js') as typeof import('./complete-command.js')).completeCommand(raw.slice(1));
   let fast: ReturnType<typeof parseFast>;
   let args: string[];
   try {
