@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, realpathSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { AmuxError } from './errors.js';
 
@@ -22,12 +22,27 @@ export function resolveHome(env: NodeJS.ProcessEnv = process.env): string {
   if (env.AMUX_HOME) {
     // Relative to what? Each CLI's own directory would name another home.
     if (!env.AMUX_HOME.startsWith('/')) throw new AmuxError('invalid_argument', `AMUX_HOME must be an absolute path, not '${env.AMUX_HOME}'; e.g. AMUX_HOME="$PWD/${env.AMUX_HOME}"`);
-    return resolve(env.AMUX_HOME);
+    return ownLink(resolve(env.AMUX_HOME));
   }
   // `os` is loaded only without HOME: every module counts on the CLI's hot path.
   const home = env.HOME || (require('node:os') as typeof import('node:os')).homedir();
   const state = env.XDG_STATE_HOME?.startsWith('/') ? env.XDG_STATE_HOME : join(home, '.local', 'state');
-  return join(state, 'amux');
+  return ownLink(join(state, 'amux'));
+}
+
+/**
+ * A home that is itself a symbolic link of the user's own (a dotfile manager links
+ * `~/.local/state/amux` into its repository) is used at its target: the link's owner chose it, and
+ * the target gets every check a home gets (home.ts). A link of anyone else's stays refused there.
+ */
+function ownLink(path: string): string {
+  try {
+    const st = lstatSync(path);
+    if (st.isSymbolicLink() && st.uid === (process.getuid?.() ?? st.uid)) return realpathSync(path);
+  } catch {
+    /* missing (amux creates it) or dangling: checked where it is used */
+  }
+  return path;
 }
 
 export function amuxPaths(home: string = resolveHome()): AmuxPaths {

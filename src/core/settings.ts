@@ -80,6 +80,23 @@ const SOURCES: Partial<Record<NumericSetting, Source[]>> = {
   sweepIntervalMs: [{ key: '', env: 'AMUX_TEST_SWEEP_INTERVAL', parse: (v) => parseDuration(v, 'sweep interval'), testOnly: true }],
 };
 
+/** The keys config.json holds: the settings, `hooks`, and the CLI's `contexts` and `context` (README "Remote hosts"). */
+const CONFIG_KEYS = ['maxLive', 'idleThreshold', 'logCap', 'finishedTtl', 'historyRetention', 'hooks', 'contexts', 'context'];
+
+/**
+ * A key that is a known one spelt in another case or with `-`/`_` (`maxlive`, `max_live`) would be
+ * ignored silently: it is refused, naming the key meant. Other unknown keys are left alone, so that a
+ * newer amux's config.json stays readable by this one.
+ */
+function checkKeySpelling(config: Record<string, unknown>): void {
+  const fold = (k: string) => k.toLowerCase().replace(/[-_]/g, '');
+  for (const key of Object.keys(config)) {
+    if (CONFIG_KEYS.includes(key)) continue;
+    const meant = CONFIG_KEYS.find((k) => fold(k) === fold(key));
+    if (meant) throw new AmuxError('invalid_argument', `unknown setting '${key}' in config.json: did you mean '${meant}'? (keys are case-sensitive)`);
+  }
+}
+
 /** The AMUX_* variable of a setting a user sets in config.json (`maxLive` → AMUX_MAX_LIVE); null for no such setting. */
 export function settingEnvOf(key: string): string | null {
   for (const sources of Object.values(SOURCES)) for (const src of sources!) if (!src.testOnly && src.key === key) return src.env;
@@ -97,6 +114,7 @@ function bad(from: string, raw: unknown, why: string): AmuxError {
  * setting. Keys amux does not know are left alone (a newer version's config stays readable).
  */
 export function resolveSettings(config: Record<string, unknown>, env: NodeJS.ProcessEnv): Settings {
+  checkKeySpelling(config);
   const out: Settings = { ...DEFAULT_SETTINGS, hooks: parseHooks(config.hooks) };
   const tested = new Set<NumericSetting>();
   for (const [field, sources] of Object.entries(SOURCES) as [NumericSetting, Source[]][]) {

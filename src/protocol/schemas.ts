@@ -96,7 +96,10 @@ const wait = z.object({
   sinceOffset: z.number().int().nonnegative().optional(),
 }).strict() satisfies z.ZodType<WaitRequest>;
 
-const prune = z.object({ olderThanMs: duration.optional(), olderThan: duration.optional() }).strict() satisfies z.ZodType<PruneRequest>;
+const prune = z.object({
+  olderThanMs: duration.optional(), olderThan: duration.optional(),
+  status: z.array(z.string()).optional().transform((v) => (v === undefined ? undefined : expandStatusWords(v.join(',')))),
+}).strict() satisfies z.ZodType<PruneRequest>;
 
 /** Query values arrive as text. */
 const flag = z.enum(['1', '0', 'true', 'false']).transform((v) => v === '1' || v === 'true');

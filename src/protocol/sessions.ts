@@ -206,6 +206,8 @@ export interface ScreenView {
 export interface PruneRequest {
   /** Only sessions that ended at least this long ago: ms, or a duration text; default 0 (all finished). */
   olderThanMs?: number | string;
+  /** Only these finished statuses (`finished` stands for all four); default all. */
+  status?: string[];
 }
 export interface PruneAnswer {
   removed: SessionView[];

@@ -353,3 +353,55 @@ describe('notices: --on-end and config hooks; ps --usage', () => {
     await h.ok(['kill', busy]);
   });
 });
+
+describe('more of the mismatches (issue 22): logs --screen flags, prune --status, config key spelling, a linked AMUX_HOME', () => {
+  test('logs --screen honours -n and --json, refuses -f, --since-offset and --limit', async (t) => {
+    const h = amuxHome(t);
+    const id = await h.ok(['run', '--', 'printf "one\\ntwo\\nthree\\n"; sleep 300']);
+    await h.until(id, (s) => s.logBytes > 0);
+    await sleep(300);
+    assert.equal(await h.ok(['logs', '--screen', '-n', '1', id]), 'three');
+    assert.match(JSON.parse(await h.ok(['logs', '--screen', '--json', id])).screen, /one\ntwo\nthree/);
+    for (const flag of [['-f'], ['--since-offset', '0'], ['--limit', '10']]) {
+      const r = await h.run(['logs', '--screen', ...flag, id]);
+      assert.equal(r.code, 2, flag.join(' '));
+      assert.match(r.stderr, /reads the output stream, not the screen/);
+    }
+    await h.ok(['kill', id]);
+  });
+
+  test('prune --status removes only those finished statuses; a live status is refused', async (t) => {
+    const h = amuxHome(t);
+    const ok = await h.ok(['run', '--', 'true']);
+    const bad = await h.ok(['run', '--', 'exit 2']);
+    await h.run(['wait', ok, bad]);
+    await sleep(1200); // the end settles (on-end) before removal
+    assert.equal(await h.ok(['prune', '--status', 'failed']), bad);
+    assert.equal((await h.session(ok)).removed, false);
+    const r = await h.run(['prune', '--status', 'working']);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /not a finished status/);
+  });
+
+  test('a config.json key in another spelling of a known one stops the daemon from starting, naming the key meant', async (t) => {
+    const h = amuxHome(t);
+    const { mkdirSync, writeFileSync } = await import('node:fs');
+    mkdirSync(h.home, { recursive: true, mode: 0o700 });
+    writeFileSync(`${h.home}/config.json`, JSON.stringify({ maxlive: 3 }), { mode: 0o600 });
+    const r = await h.run(['ps']);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /unknown setting 'maxlive' in config.json: did you mean 'maxLive'\?/);
+  });
+
+  test('an AMUX_HOME that is a symbolic link of your own is used at its target', async (t) => {
+    const h = amuxHome(t);
+    const { mkdirSync, symlinkSync, rmSync } = await import('node:fs');
+    mkdirSync(h.home, { recursive: true, mode: 0o700 });
+    const link = `${h.home}-link`;
+    symlinkSync(h.home, link);
+    t.after(() => rmSync(link, { force: true }));
+    const id = (await h.run(['run', '--', 'true'], { env: { AMUX_HOME: link } })).stdout.trim();
+    assert.match(id, /^[0-9a-f]{8}$/);
+    assert.equal((await h.session(id)).status !== undefined, true, 'the same home through its real path');
+  });
+});

@@ -136,4 +136,10 @@ describe('resolveSettings', () => {
     assert.throws(() => resolveSettings({}, { AMUX_LOG_CAP: '4095' }), badSetting('logCap'));
     assert.throws(() => resolveSettings({ logCap: '0' }, {}), badSetting('logCap'));
   });
+
+  test('a known key in another spelling is refused, naming the one meant; other unknown keys are left alone', () => {
+    assert.throws(() => resolveSettings({ maxlive: 3 }, {}), /unknown setting 'maxlive' in config.json: did you mean 'maxLive'\?/);
+    assert.throws(() => resolveSettings({ 'idle-threshold': '5s' }, {}), /did you mean 'idleThreshold'/);
+    assert.equal(resolveSettings({ futureSetting: 1, contexts: {} }, {}).maxLive, 0);
+  });
 });

@@ -35,8 +35,8 @@ export async function renameCommand(client: Client, ref: string, name: string | 
 }
 
 /** `amux prune`: remove finished sessions that ended at least `--older-than` ago; prints their ids. */
-export async function pruneCommand(client: Client, opts: { olderThan?: number; json?: boolean }): Promise<number> {
-  const { removed } = await client.prune({ olderThanMs: opts.olderThan ?? 0 });
+export async function pruneCommand(client: Client, opts: { olderThan?: number; status?: string; json?: boolean }): Promise<number> {
+  const { removed } = await client.prune({ olderThanMs: opts.olderThan ?? 0, ...(opts.status ? { status: opts.status.split(',').filter(Boolean) } : {}) });
   if (opts.json) printJson(removed);
   else await writeOut(removed.map((s) => `${s.id}\n`).join(''));
   return 0;

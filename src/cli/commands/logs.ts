@@ -33,11 +33,7 @@ export async function logsCommand(client: Client, ref: string, opts: LogsOptions
     if (!view.tty) return jobLogs(client, view, opts);
     if (opts.stdout || opts.stderr) throw new AmuxError('usage', `job ${view.id} ran on the terminal (--tty), so its stdout and stderr are one stream: drop --stdout/--stderr`);
   }
-  if (opts.screen) {
-    const { screen } = await client.sessions.screen(target, { escapes: opts.raw });
-    await writeOut(screen);
-    return 0;
-  }
+  if (opts.screen) return screenLogs(client, target, opts);
   const q: LogsQuery = { sinceOffset: opts.sinceOffset, limit: opts.limit, job: job?.seq };
 
   if (!opts.follow || opts.tail !== undefined || opts.json) {
@@ -141,4 +137,22 @@ async function jobLogs(client: Client, job: JobView, opts: LogsOptions): Promise
     await writeOut(render(Buffer.concat(parts[type]!)), type === FRAME.stdout ? process.stdout : process.stderr);
   }
   return ended ? 0 : daemonLeft('job', job.id);
+}
+
+/**
+ * `logs --screen`: what the pane shows now; `--raw` keeps its escapes, `-n` its last lines (the empty rows below them not counted), `--json`
+ * prints `{screen}`. A screen is not a stream: `-f`, `--since-offset` and `--limit` are refused.
+ */
+async function screenLogs(client: Client, target: string, opts: LogsOptions): Promise<number> {
+  const stream = opts.follow ? '-f' : opts.sinceOffset !== undefined ? '--since-offset' : opts.limit !== undefined ? '--limit' : null;
+  if (stream) throw new AmuxError('usage', `${stream} reads the output stream, not the screen: drop --screen, or ${stream}`);
+  let { screen } = await client.sessions.screen(target, { escapes: opts.raw });
+  if (opts.tail !== undefined) {
+    // The pane's empty rows below the last line written are not lines of output.
+    const lines = screen.replace(/(\s*\n)+$/, '').split('\n');
+    screen = opts.tail === 0 ? '' : `${lines.slice(-opts.tail).join('\n')}\n`;
+  }
+  if (opts.json) printJson({ screen });
+  else await writeOut(screen);
+  return 0;
 }

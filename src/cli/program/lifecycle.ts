@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { examples } from '../hints.js';
 import { durationOption } from '../parse.js';
-import { sessionArg, type Wiring } from './shared.js';
+import { sessionArg, statusOption, type Wiring } from './shared.js';
 
 /** Pausing, resuming, restarting and renaming sessions; pruning finished ones (README "Commands"). */
 export function addLifecycleCommands(program: Command, { setExit, client, router, routed }: Wiring): void {
@@ -52,10 +52,11 @@ export function addLifecycleCommands(program: Command, { setExit, client, router
     .command('prune')
     .description('remove finished sessions (tmux session and files; history rows stay); prints their ids')
     .option('--older-than <dur>', 'only those that ended at least this long ago (default: all finished)', durationOption('--older-than'))
+    .addOption(statusOption('only these finished statuses: completed, failed, stopped, expired (comma-separated; default all)', ['completed', 'failed', 'stopped', 'expired', 'finished']))
     .option('--json', 'print the removed sessions as a JSON array')
     .addHelpText('after', examples(
       ['amux prune', 'remove every finished session'],
-      ['amux prune --older-than 1h', 'only those that ended over an hour ago'],
+      ['amux prune --older-than 1h --status failed,expired', 'only what went wrong, over an hour ago'],
     ))
     .action(async (opts) => setExit(await (require('../commands/lifecycle.js') as typeof import('../commands/lifecycle.js')).pruneCommand(client(), opts)));
 }

@@ -159,7 +159,8 @@ export function registerSessionRoutes(r: Router, engine: Engine): void {
 
   /** `amux prune`: removes finished sessions that ended at least `olderThan` ago (default: all finished). */
   r.on(ROUTES.prune, async (q): Promise<PruneAnswer> => {
-    const removed = await pruneSessions(ctx, parsePrune(await q.body()));
+    const { olderThanMs, statuses } = parsePrune(await q.body());
+    const removed = await pruneSessions(ctx, olderThanMs, statuses);
     return { removed: removed.map((s) => sessionView(s)) };
   });
 }

@@ -8,6 +8,7 @@ import { checkLabels } from '../../core/labels.js';
 import { parseRestartPolicy, policyText } from '../../core/restart-policy.js';
 import { parseUntil } from '../../core/until.js';
 import { parseKillSignal } from '../../core/signals.js';
+import { isTerminal, type SessionStatus } from '../../core/status.js';
 import { AmuxError } from '../../errors.js';
 import type { ExecRequest } from '../../protocol/jobs.js';
 import type { CreateSessionRequest, DeclareStateRequest, KillRequest, PruneRequest, SendInputRequest } from '../../protocol/sessions.js';
@@ -140,7 +141,10 @@ export function parseWait(body: unknown): { refs: string[]; spec: WaitSpec } {
 }
 
 /** `POST /v1/prune`: how long ago a session must have ended (default 0: every finished one). */
-export function parsePrune(body: unknown): number {
+export function parsePrune(body: unknown): { olderThanMs: number; statuses: string[] } {
   const req = body as PruneRequest & { olderThan?: number | string };
-  return durationField(req.olderThanMs ?? req.olderThan, 'older-than', 0);
+  const statuses = req.status ?? [];
+  const live = statuses.find((s) => !isTerminal(s as SessionStatus));
+  if (live) throw new AmuxError('invalid_argument', `prune removes finished sessions only: '${live}' is not a finished status (use completed, failed, stopped, expired or finished)`);
+  return { olderThanMs: durationField(req.olderThanMs ?? req.olderThan, 'older-than', 0), statuses };
 }

@@ -34,9 +34,10 @@ export function removeSessionFiles(ctx: DaemonContext, ids: readonly string[]): 
 }
 
 /** `amux prune`: removes the finished sessions that ended at least `olderThanMs` ago. */
-export async function pruneSessions(ctx: DaemonContext, olderThanMs: number): Promise<SessionRecord[]> {
+export async function pruneSessions(ctx: DaemonContext, olderThanMs: number, statuses: readonly string[] = []): Promise<SessionRecord[]> {
   const removed: SessionRecord[] = [];
   for (const s of ctx.store.finishedBefore(Date.now() - olderThanMs, { includeRemoved: false })) {
+    if (statuses.length && !statuses.includes(s.status)) continue; // `prune --status failed`
     try {
       removed.push(await removeSession(ctx, s.id, false, 0));
     } catch (err) {
