@@ -76,7 +76,9 @@ export async function withinBudget(fetch: FetchPage, page: RawPage, maxBytes: nu
   const after = page.nextOffset - page.data.length;
   const again = await fetch(after, maxBytes);
   if (continues(again, after, page.data) && again.nextOffset - again.offset === again.data.length) return { ...head(again), offset: page.offset };
-  return page;
+  // The daemon took a whole escape sequence or marker that a smaller page would split (ADR 0031):
+  // keep the budget, counting the dropped tail back from the page's end (the hidden bytes came first).
+  return { data: page.data.subarray(0, maxBytes), offset: page.offset, nextOffset: page.nextOffset - (page.data.length - maxBytes) };
 }
 
 function encode(data: Buffer, raw: boolean): { text: string; encoding: 'utf8' | 'base64' } {
