@@ -166,12 +166,16 @@ export function judgeForeground(procs: readonly ProcessSample[], since: Since, s
   return { activity: { verdict: 'unknown' }, pid: null };
 }
 
-/** The member that used the most CPU since the last look (running now breaks a tie); null when none did. */
+/**
+ * The member that used the most CPU since the last look (running now breaks a tie); null when none
+ * did. A member that appeared since the last look used all its ticks since then: so `xz` of
+ * `head | xz` is named, not a just-forked bash that has yet to exec.
+ */
 function busiestMember(procs: readonly ProcessSample[], since: Since): number | null {
   let best: number | null = null;
   let most = 0;
   for (const p of procs) {
-    const before = since.ticks?.procs.get(p.pid);
+    const before = since.ticks ? (since.ticks.procs.get(p.pid) ?? 0) : undefined;
     const used = (before === undefined ? 0 : p.ticks - before) + (p.threads.some((t) => t.state === 'R') ? 0.5 : 0);
     if (used > most) [best, most] = [p.pid, used];
   }

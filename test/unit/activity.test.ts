@@ -90,6 +90,13 @@ describe('foregroundName', () => {
     assert.equal(foregroundName([head, xz], j, 1), 'xz');
   });
 
+  test('a member new since the last look used all its ticks since then: not a just-forked bash', () => {
+    const fork = proc({ pid: 2, comm: 'bash', state: 'R', ticks: 0 });
+    const xz = proc({ pid: 3, comm: 'xz', state: 'R', ticks: 40 });
+    const since: Since = { ticks: { procs: new Map([[9, 5]]), threads: new Map() }, elapsedMs: 250, quietMs: 0 };
+    assert.equal(foregroundName([fork, xz], judgeForeground([fork, xz], since, null), 1), 'xz');
+  });
+
   test('else the one reading the terminal, else the first that is not plumbing; null for the shell itself', () => {
     const members = [proc({ pid: 2, comm: 'bash', wait: 'children' }), proc({ pid: 3, comm: 'yes', wait: 'pipe' }), proc({ pid: 4, comm: 'less', ...terminal })];
     assert.equal(foregroundName(members, judgeForeground(members, first, null), 1), 'less');
