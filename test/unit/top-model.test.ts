@@ -83,6 +83,15 @@ describe('top: order and filter', () => {
     assert.deepEqual(parseFilter('wor').words, ['wor'], 'a part of a status name is a word');
   });
 
+  test('label:KEY and label:KEY=VALUE select by label, case kept', () => {
+    const f = parseFilter('label:team=CI label:tier');
+    assert.deepEqual(f.labels, [{ key: 'team', value: 'CI' }, { key: 'tier', value: null }]);
+    assert.equal(matchFilter(f, session({ labels: { team: 'CI', tier: '' } })), true);
+    assert.equal(matchFilter(f, session({ labels: { team: 'ci', tier: '' } })), false);
+    assert.equal(matchFilter(f, session({ labels: { team: 'CI' } })), false);
+    assert.equal(matchFilter(parseFilter('label:team idle'), session({ status: 'idle', labels: { team: 'x' } })), true);
+  });
+
   test('matchFilter: any of the statuses, every word', () => {
     const web = session({ name: 'web', status: 'idle', command: 'npm run dev' });
     const api = session({ name: 'api', status: 'working', command: 'npm start' });

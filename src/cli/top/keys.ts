@@ -183,7 +183,7 @@ export const HELP: readonly string[] = [
   '  p             pause it, or resume it when paused',
   '  K             kill it (asks y/n): TERM, 5 s grace, then KILL',
   '  d             remove it when finished (history stays); a live one: kill and remove, asks y/n',
-  '  /             filter: words in the name, id or command; status names, live, finished',
+  '  /             filter: words in the name, id or command; status names, live, finished; label:KEY[=VALUE]',
   '  Esc           clear the filter',
   '  ?             this help (any key closes it)',
   '  q, Ctrl-C     quit',

@@ -37,6 +37,8 @@ export interface Filter {
   statuses: ReadonlySet<SessionStatus>;
   /** Each word is in the session's name, id or command (case-insensitive). */
   words: readonly string[];
+  /** `label:KEY` or `label:KEY=VALUE` (README "Restart, labels, groups"): every one must hold. */
+  labels?: readonly { key: string; value: string | null }[];
 }
 
 const LIVE_WORDS: readonly SessionStatus[] = ['pending', 'working', 'idle', 'paused'];
@@ -51,13 +53,23 @@ const STATUS_ALIASES: Record<string, readonly SessionStatus[]> = {
 /**
  * The `/` filter: words separated by spaces. A status name (`idle`, `failed`), `live` or
  * `finished` (also `done`, `ended`) selects statuses (any of them); `status:` forces that reading
- * and `name:` the other. Every other word must appear in the name, the id or the command.
+ * and `name:` the other; `label:KEY` and `label:KEY=VALUE` select by label. Every other word must
+ * appear in the name, the id or the command.
  */
 export function parseFilter(text: string): Filter {
   const statuses = new Set<SessionStatus>();
   const words: string[] = [];
+  const labels: { key: string; value: string | null }[] = [];
+  for (const raw of text.split(/\s+/)) {
+    // Labels keep their case, as `ps --filter label=` matches them.
+    const label = /^label:([^=]+)(?:=(.*))?$/i.exec(raw);
+    if (label) {
+      labels.push({ key: label[1]!, value: label[2] ?? null });
+      continue;
+    }
+  }
   for (const raw of text.toLowerCase().split(/\s+/)) {
-    if (!raw) continue;
+    if (!raw || raw.startsWith('label:')) continue;
     const forced = /^(status|name):(.*)$/.exec(raw);
     const word = forced ? forced[2]! : raw;
     if (!word) continue;
@@ -65,11 +77,12 @@ export function parseFilter(text: string): Filter {
     if (forced?.[1] !== 'name' && asStatus) for (const s of asStatus) statuses.add(s);
     else words.push(word);
   }
-  return { statuses, words };
+  return { statuses, words, labels };
 }
 
 export function matchFilter(f: Filter, s: SessionView): boolean {
   if (f.statuses.size > 0 && !f.statuses.has(s.status)) return false;
+  if (f.labels?.some((l) => !Object.hasOwn(s.labels ?? {}, l.key) || (l.value !== null && s.labels[l.key] !== l.value))) return false;
   if (f.words.length === 0) return true;
   const hay = `${s.name ?? ''}\n${s.id}\n${s.command ?? '(shell)'}`.toLowerCase();
   return f.words.every((w) => hay.includes(w));
