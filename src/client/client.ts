@@ -3,7 +3,7 @@ import type { Health, StopAnswer } from '../protocol/daemon.js';
 import type { EventsQuery, HistoryQuery, StatsQuery, StatsView } from '../protocol/events.js';
 import type { ExecRequest, JobListQuery, JobOutputQuery, JobView, StdinAnswer } from '../protocol/jobs.js';
 import type { GroupRequest, GroupView, SetConfigAnswer, SetConfigRequest } from '../protocol/groups.js';
-import type { LogsQuery } from '../protocol/logs.js';
+import type { LogLinesQuery, LogLinesView, LogsQuery } from '../protocol/logs.js';
 import { ROUTES } from '../protocol/routes.js';
 import type {
   CreateSessionRequest, InspectView, KillRequest, PruneAnswer, PruneRequest, RemoveQuery, ScreenQuery, ScreenView,
@@ -160,6 +160,11 @@ class Sessions {
   /** Terminal output: one page (headers: PAGE_HEADERS), or with `follow` a stream until the session ends. */
   logs(ref: string, query: LogsQuery = {}): Promise<Stream> {
     return this.conn.raw(ROUTES.logs, { params: { ref }, query, long: query.follow === true });
+  }
+
+  /** The session's output as plain lines, each with the time it was written by (README "Commands": logs -t). */
+  logLines(ref: string, query: LogLinesQuery = {}): Promise<LogLinesView> {
+    return this.conn.json(ROUTES.logLines, { params: { ref }, query });
   }
 }
 

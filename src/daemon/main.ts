@@ -17,6 +17,7 @@ import { allSessionLocksIdle } from './session/lock.js';
 import { watchSessionEnds } from './session/on-end.js';
 import { watchRestartPolicies } from './session/restart.js';
 import { watchHooks } from './session/hooks.js';
+import { startLogClock } from './output/log-times.js';
 import { readConfigFile } from '../config-file.js';
 import { reapLeftovers } from './session/reap.js';
 import { Queue } from './session/queue.js';
@@ -40,6 +41,7 @@ async function startEngine(ctx: DaemonContext): Promise<Engine & { timeouts: Tim
   watchSessionEnds(ctx);
   watchRestartPolicies(ctx, queue);
   watchHooks(ctx);
+  startLogClock(ctx);
   jobs.watch.reconcile();
   // Finished sessions whose processes outlived them while no daemon ran (ADR 0027).
   void reapLeftovers(ctx).catch((err) => log(`ending leftovers of finished sessions: ${(err as Error).message}`));

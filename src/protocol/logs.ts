@@ -10,6 +10,19 @@ export interface LogsQuery {
   follow?: boolean;
   /** Only the bytes of this job's run on the terminal (job 1, or a `--tty` job). */
   job?: number;
+  /** Only output written at or after this time: ISO-8601, epoch ms, or a duration before now (`10m`); exact to about a second. */
+  since?: string;
+  /** Only output written before this time (same forms); not with `follow`. */
+  until?: string;
+}
+
+/** Query and answer of `GET /v1/sessions/{ref}/log-lines` (`logs -t`): the plain lines of the output, each with the time (ISO-8601) by which it was written, null when not known yet. */
+export interface LogLinesQuery {
+  since?: string;
+  until?: string;
+}
+export interface LogLinesView {
+  lines: { at: string | null; text: string }[];
 }
 
 /** Response headers that place a page in the output: absolute offsets, so paging survives truncation. */

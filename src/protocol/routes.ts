@@ -34,6 +34,7 @@ export const ROUTES = {
   declareState: { method: 'POST', path: '/v1/sessions/:ref/state' },
   logs: { method: 'GET', path: '/v1/sessions/:ref/logs' },
   screen: { method: 'GET', path: '/v1/sessions/:ref/screen' },
+  logLines: { method: 'GET', path: '/v1/sessions/:ref/log-lines' },
   exec: { method: 'POST', path: '/v1/sessions/:ref/jobs' },
   listJobs: { method: 'GET', path: '/v1/sessions/:ref/jobs' },
   getJob: { method: 'GET', path: '/v1/jobs/:id' },

@@ -5,7 +5,7 @@ import { JOB_STATUSES, SESSION_STATUSES } from '../core/status.js';
 import type { EventsQuery, HistoryQuery, StatsQuery } from './events.js';
 import type { ExecQuery, ExecRequest, JobListQuery, JobOutputQuery } from './jobs.js';
 import type { GroupRequest, SetConfigRequest } from './groups.js';
-import type { LogsQuery } from './logs.js';
+import type { LogLinesQuery, LogsQuery } from './logs.js';
 import type { RouteName } from './routes.js';
 import type {
   CreateSessionRequest, DeclareStateRequest, KillRequest, PruneRequest, RemoveQuery, RenameRequest, RestartRequest, ScreenQuery, SendInputRequest, SessionListQuery,
@@ -147,7 +147,8 @@ export const ROUTE_SCHEMAS: Record<RouteName, RouteSchema> = {
   resume: {},
   sendInput: { body: sendInput },
   declareState: { body: declareState },
-  logs: { query: query<LogsQuery>({ sinceOffset: int, limit: int, follow: flag, job: text }) },
+  logs: { query: query<LogsQuery>({ sinceOffset: int, limit: int, follow: flag, job: text, since: text, until: text }) },
+  logLines: { query: query<LogLinesQuery>({ since: text, until: text }) },
   screen: { query: query<ScreenQuery>({ escapes: flag }) },
   exec: { body: exec, query: query<ExecQuery>({ stream: flag }) },
   listJobs: { query: query<JobListQuery>({ status: list(JOB_STATUSES, 'job '), background: flag, limit: int }) },

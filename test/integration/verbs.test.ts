@@ -405,3 +405,24 @@ describe('more of the mismatches (issue 22): logs --screen flags, prune --status
     assert.equal((await h.session(id)).status !== undefined, true, 'the same home through its real path');
   });
 });
+
+describe('logs by time: --since, --until, -t', () => {
+  test('each line with the second it was written by; a window of time reads what was written in it', async (t) => {
+    const h = amuxHome(t);
+    const id = await h.ok(['run', '--', 'echo early; sleep 3; echo late']);
+    assert.equal((await h.run(['wait', id])).code, 0);
+    await sleep(1200); // the end's last mark
+    const stamped = (await h.ok(['logs', '-t', id])).split('\n');
+    const at = (word: string) => Date.parse(stamped.find((l) => l.endsWith(` ${word}`))!.split(' ')[0]!);
+    assert.match(stamped[0]!, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ early$/);
+    assert.ok(at('late') - at('early') >= 2000, `late is stamped ~3 s after early: ${stamped.join(' | ')}`);
+    const mid = new Date(at('early') + 1500).toISOString();
+    assert.doesNotMatch(await h.ok(['logs', '--since', mid, id]), /early/);
+    assert.match(await h.ok(['logs', '--since', mid, id]), /late/);
+    assert.match(await h.ok(['logs', '--until', mid, id]), /early/);
+    assert.doesNotMatch(await h.ok(['logs', '--until', mid, id]), /late/);
+    assert.match(await h.ok(['logs', '--since', '1h', id]), /early\nlate/);
+    assert.equal((await h.run(['logs', '-t', '--raw', id])).code, 2);
+    assert.equal((await h.run(['logs', '--since', 'yesterday', id])).code, 2);
+  });
+});

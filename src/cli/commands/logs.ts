@@ -21,6 +21,11 @@ export interface LogsOptions {
   sinceOffset?: number;
   limit?: number;
   json?: boolean;
+  /** Output written since / until this time (ISO, epoch ms, or a duration before now). */
+  since?: string;
+  until?: string;
+  /** `-t`: each line with the time by which it was written. */
+  timestamps?: boolean;
 }
 
 /** `amux logs`: plain text by default, exact bytes with --raw, the visible pane with --screen. */
@@ -34,7 +39,8 @@ export async function logsCommand(client: Client, ref: string, opts: LogsOptions
     if (opts.stdout || opts.stderr) throw new AmuxError('usage', `job ${view.id} ran on the terminal (--tty), so its stdout and stderr are one stream: drop --stdout/--stderr`);
   }
   if (opts.screen) return screenLogs(client, target, opts);
-  const q: LogsQuery = { sinceOffset: opts.sinceOffset, limit: opts.limit, job: job?.seq };
+  if (opts.timestamps) return stampedLogs(client, target, job !== null, opts);
+  const q: LogsQuery = { sinceOffset: opts.sinceOffset, limit: opts.limit, job: job?.seq, since: opts.since, until: opts.until };
 
   if (!opts.follow || opts.tail !== undefined || opts.json) {
     const res = await client.sessions.logs(target, q);
@@ -154,5 +160,19 @@ async function screenLogs(client: Client, target: string, opts: LogsOptions): Pr
   }
   if (opts.json) printJson({ screen });
   else await writeOut(screen);
+  return 0;
+}
+
+
+/**
+ * `logs -t`: each line of plain text after the time by which it was in the log (UTC, to the
+ * second: the daemon notes the log's size at most once a second), as `docker logs -t` does.
+ */
+async function stampedLogs(client: Client, target: string, job: boolean, opts: LogsOptions): Promise<number> {
+  const other = opts.raw ? '--raw' : opts.json ? '--json' : opts.follow ? '-f' : job ? 'a job id' : opts.sinceOffset !== undefined ? '--since-offset' : opts.limit !== undefined ? '--limit' : null;
+  if (other) throw new AmuxError('usage', `-t puts a time before each line of a session's plain text: not with ${other}`);
+  const { lines } = await client.sessions.logLines(target, { since: opts.since, until: opts.until });
+  const shown = opts.tail === undefined ? lines : opts.tail === 0 ? [] : lines.slice(-opts.tail);
+  await writeOut(shown.map((l) => `${l.at === null ? '-'.repeat(20) : l.at.replace(/\.\d{3}Z$/, 'Z')} ${l.text}\n`).join(''));
   return 0;
 }

@@ -1,7 +1,12 @@
 import { jobId } from '../../core/ids.js';
 import { AmuxError, toAmuxError } from '../../errors.js';
 import type { SessionRecord } from '../../core/records.js';
-import { PAGE_HEADERS } from '../../protocol/logs.js';
+import { PAGE_HEADERS, type LogLinesView } from '../../protocol/logs.js';
+import { stampLines } from '../../core/stamp-lines.js';
+import { sessionPaths } from '../../paths.js';
+import { readLog } from '../output/log-files.js';
+import { offsetSince, offsetUntil, parseTimeRef } from '../../core/log-times.js';
+import { readMarks } from '../output/log-times.js';
 import { pathOf, ROUTES } from '../../protocol/routes.js';
 import type { JobView } from '../../protocol/jobs.js';
 import type { InspectView, PruneAnswer, ScreenView, SendReceipt, SessionView } from '../../protocol/sessions.js';
@@ -34,6 +39,22 @@ export async function killTarget({ ctx, jobs }: Engine, t: Target, k: { signal: 
 }
 
 /** The session with its log size read now; on a full disk, as read, unwritten (a read needs no write). */
+/** `since`/`until` of `GET …/logs` as a range of offsets, from the log's time marks (README "Commands": logs). */
+function timeWindow(ctx: Engine['ctx'], id: string, since: string | undefined, until: string | undefined, follow: boolean): { from: number; to: number | null } {
+  if (since === undefined && until === undefined) return { from: 0, to: null };
+  if (until !== undefined && follow) throw new AmuxError('invalid_argument', 'until is for reads without follow: drop one of them');
+  const marks = readMarks(ctx, id);
+  const now = Date.now();
+  try {
+    return {
+      from: since === undefined ? 0 : offsetSince(marks, parseTimeRef(since, now, 'since')),
+      to: until === undefined ? null : offsetUntil(marks, parseTimeRef(until, now, 'until')),
+    };
+  } catch (err) {
+    throw new AmuxError('invalid_argument', (err as Error).message);
+  }
+}
+
 function freshLog({ ctx }: Engine, s: SessionRecord): SessionRecord {
   try {
     return syncLog(ctx, s.id) ?? s;
@@ -135,10 +156,10 @@ export function registerSessionRoutes(r: Router, engine: Engine): void {
     }
     if (follow) q.long();
     else await settleLog(ctx, s);
-    const { page, body } = readSessionLog(ctx, s, {
-      sinceOffset: q.query.sinceOffset ?? 0, limit: q.query.limit ?? Number.MAX_SAFE_INTEGER,
-      follow, job: job === undefined ? null : Number(job),
-    });
+    const window = timeWindow(ctx, s.id, q.query.since, q.query.until, follow);
+    const sinceOffset = Math.max(q.query.sinceOffset ?? 0, window.from);
+    const limit = Math.min(q.query.limit ?? Number.MAX_SAFE_INTEGER, window.to === null ? Number.MAX_SAFE_INTEGER : Math.max(0, window.to - sinceOffset));
+    const { page, body } = readSessionLog(ctx, s, { sinceOffset, limit, follow, job: job === undefined ? null : Number(job) });
     const headers = { 'content-type': 'application/octet-stream', [PAGE_HEADERS.offset]: String(page.offset), [PAGE_HEADERS.truncated]: String(page.truncated) };
     if (!follow) {
       const data = (await body.next()).value as Buffer;
@@ -151,6 +172,16 @@ export function registerSessionRoutes(r: Router, engine: Engine): void {
       if (out.closed) break;
     }
     out.end();
+  });
+
+  r.on(ROUTES.logLines, async (q): Promise<LogLinesView> => {
+    const s = resolveSession(ctx, q.params.ref!);
+    await settleLog(ctx, s);
+    const window = timeWindow(ctx, s.id, q.query.since, q.query.until, false);
+    const dir = sessionPaths(ctx.paths, s.id).logDir;
+    const read = readLog(dir, s.logChunkBytes, window.from, (window.to ?? Number.MAX_SAFE_INTEGER) - window.from);
+    const lines = stampLines(read.data, read.offset, s.nonce, readMarks(ctx, s.id));
+    return { lines: lines.map((l) => ({ at: l.at === null ? null : new Date(l.at).toISOString(), text: l.text })) };
   });
 
   r.on(ROUTES.screen, async (q): Promise<ScreenView> => {

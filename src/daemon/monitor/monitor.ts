@@ -8,6 +8,7 @@ import { runtimeOf, type DaemonContext } from '../context.js';
 import type { Jobs } from '../job/jobs.js';
 import { exitTime, mainExit, readShellExit } from '../output/exit-files.js';
 import { logBytes, logPatch } from '../output/log-size.js';
+import { markLog } from '../output/log-times.js';
 import { reportError } from '../session/errors.js';
 import { isSessionLocked } from '../session/lock.js';
 import { applyDecision } from '../session/transitions.js';
@@ -203,6 +204,7 @@ export class Monitor {
     if (mainExitCode !== null && decision.exitCode === mainExitCode) decision.endedAt = exitTime(ctx, s.id, 1, now);
     // rt.logEnd was measured by this refresh for every pane it looked at.
     const patch: Partial<SessionRecord> = pane && !pane.dead && rt.logEnd !== undefined ? logPatch(ctx, s, rt.logEnd) : {};
+    if (patch.logBytes !== undefined) markLog(ctx, s.id, patch.logBytes, now); // when output came, for logs -t (idle sessions too)
     if (outputChanged) patch.lastActivityAt = now;
     if (Object.keys(patch).length) ctx.store.updateSession(s.id, patch);
     if (pane && !pane.dead && rt.logEnd !== undefined) s = lookForAttention(ctx, s, rt.logEnd, now); // ADR 0034

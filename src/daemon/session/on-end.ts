@@ -4,6 +4,7 @@ import { sessionPaths } from '../../paths.js';
 import type { DaemonContext } from '../context.js';
 import { releasePrepared } from '../job/prepared.js';
 import { syncLog } from '../output/log-size.js';
+import { forgetMarks, markLog } from '../output/log-times.js';
 import { reportError } from './errors.js';
 import { reapSessions } from './reap.js';
 import { removeSession } from './remove.js';
@@ -38,7 +39,10 @@ export function watchSessionEnds(ctx: DaemonContext): void {
       if (batch.push(id) === 1) setImmediate(reap);
     }
     setTimeout(() => {
-      syncLog(ctx, id);
+      const synced = syncLog(ctx, id);
+      // The last of its output gets its time (README "Commands": logs --since), then nothing is noted of it.
+      if (synced) markLog(ctx, id, synced.logBytes, Date.now(), true);
+      forgetMarks(ctx, id);
       releasePrepared(sessionPaths(ctx.paths, id).jobsDir);
       if (s.autoRemove) {
         removeSession(ctx, id, false, 0).catch((err) => reportError(ctx, id, `could not remove the session (--rm): ${(err as Error).message}`));
