@@ -167,17 +167,21 @@ export function judgeForeground(procs: readonly ProcessSample[], since: Since, s
 }
 
 /**
- * The member that used the most CPU since the last look (running now breaks a tie); null when none
- * did. A member that appeared since the last look used all its ticks since then: so `xz` of
- * `head | xz` is named, not a just-forked bash that has yet to exec.
+ * The member doing the work: of those that used CPU since the last look (or run now), the one
+ * with the most since then plus an eighth of all it ever used, so that in `head | xz` the
+ * compressor is named at every look, not the copier that had a busier quarter second. A member
+ * that appeared since the last look used all its ticks since then (not a just-forked bash that
+ * has yet to exec). null when none used any.
  */
 function busiestMember(procs: readonly ProcessSample[], since: Since): number | null {
   let best: number | null = null;
   let most = 0;
   for (const p of procs) {
     const before = since.ticks ? (since.ticks.procs.get(p.pid) ?? 0) : undefined;
-    const used = (before === undefined ? 0 : p.ticks - before) + (p.threads.some((t) => t.state === 'R') ? 0.5 : 0);
-    if (used > most) [best, most] = [p.pid, used];
+    const recent = (before === undefined ? 0 : p.ticks - before) + (p.threads.some((t) => t.state === 'R') ? 0.5 : 0);
+    if (recent <= 0) continue;
+    const score = recent + p.ticks / 8;
+    if (score > most) [best, most] = [p.pid, score];
   }
   return best;
 }

@@ -90,6 +90,17 @@ describe('foregroundName', () => {
     assert.equal(foregroundName([head, xz], j, 1), 'xz');
   });
 
+  test('the one doing the work over time, not the copier that had a busier quarter second', () => {
+    const head = proc({ pid: 2, comm: 'head', state: 'R', ticks: 300 });
+    const xz = proc({ pid: 3, comm: 'xz', state: 'R', ticks: 4000 });
+    const since: Since = { ticks: { procs: new Map([[2, 288], [3, 3992]]), threads: new Map() }, elapsedMs: 250, quietMs: 0 };
+    assert.equal(foregroundName([head, xz], judgeForeground([head, xz], since, null), 1), 'xz');
+    const idleRepl = proc({ pid: 4, comm: 'node', wait: 'children', ticks: 9000 });
+    const child = proc({ pid: 5, comm: 'cc1', state: 'R', ticks: 20 });
+    const since2: Since = { ticks: { procs: new Map([[4, 9000], [5, 5]]), threads: new Map() }, elapsedMs: 250, quietMs: 0 };
+    assert.equal(foregroundName([idleRepl, child], judgeForeground([idleRepl, child], since2, null), 1), 'cc1', 'a member idle now is not named for its past');
+  });
+
   test('a member new since the last look used all its ticks since then: not a just-forked bash', () => {
     const fork = proc({ pid: 2, comm: 'bash', state: 'R', ticks: 0 });
     const xz = proc({ pid: 3, comm: 'xz', state: 'R', ticks: 40 });
