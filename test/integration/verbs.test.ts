@@ -97,8 +97,10 @@ describe('restart, rename, labels, filters, formats, restart policies, delays', 
 
   test('--restart always: kill ends the policy; on-failure does not restart a success', async () => {
     // The first run ends at once (completed); the restart then runs until it is killed.
-    const { mkdtempSync } = await import('node:fs');
-    const flag = `${mkdtempSync('/tmp/amux-flag-')}/ran`;
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const flagDir = mkdtempSync('/tmp/amux-flag-');
+    after(() => rmSync(flagDir, { recursive: true, force: true }));
+    const flag = `${flagDir}/ran`;
     await h.ok(['run', '-n', 'forever', '--restart', 'always', '--', `if [ -e ${flag} ]; then sleep 300; else touch ${flag}; fi`]);
     const second = await waitFor(async () => {
       const s = await h.session('forever');
