@@ -74,6 +74,13 @@ export class JobWatch {
   checkExit(j: JobRecord): boolean {
     const code = readExitStatus(this.ctx, j.sessionId, j.seq);
     if (code === null) return false;
+    // A background job killed by a signal after its session ended was ended with it (the reap of
+    // ADR 0027 may get there before the session's end is applied to its jobs): `killed`, as below.
+    const s = j.background && code > 128 ? this.ctx.store.getSession(j.sessionId) : null;
+    if (s && isTerminal(s.status)) {
+      this.state.finish(j, { kind: 'session_ended', session: s.status, terminated: true });
+      return true;
+    }
     this.state.finish(j, { kind: 'exited', code }, exitTime(this.ctx, j.sessionId, j.seq));
     return true;
   }
