@@ -43,7 +43,8 @@ export class Queue {
     let free = max === 0 ? Number.MAX_SAFE_INTEGER : max - store.countLive() - this.starting.size;
     if (free <= 0) return;
     const groups = new Map(store.listGroups().map((g) => [g.name, g.parallel]));
-    const used = new Map([...store.groupCounts()].map(([g, c]) => [g, c.live]));
+    // Counted only when a group exists: the queue runs on every status change.
+    const used = new Map(groups.size ? [...store.groupCounts()].map(([g, c]) => [g, c.live]) : []);
     for (const [, g] of this.starting) if (g !== null) used.set(g, (used.get(g) ?? 0) + 1);
     const scan = groups.size ? 10_000 : Math.min(free + this.starting.size, 10_000);
     for (const { id, group, after } of store.pendingIds(scan)) {
