@@ -117,7 +117,7 @@ export function registerSessionRoutes(r: Router, engine: Engine): void {
   });
 
   r.on(ROUTES.restartSession, async (q): Promise<SessionView> => {
-    const s = resolveSession(ctx, q.params.ref!, true);
+    const s = resolveSession(ctx, q.params.ref!); // a removed one: session_removed, as for every verb
     const body = (await q.body()) as { graceMs?: number | string };
     return sessionView(await restartSession(ctx, queue, s.id, grace(body.graceMs)));
   });

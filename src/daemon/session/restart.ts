@@ -22,8 +22,9 @@ const SETTLE_MS = 1000;
  */
 export async function restartSession(ctx: DaemonContext, queue: Queue, id: string, graceMs: number): Promise<SessionRecord> {
   const s = ctx.store.getSession(id)!;
-  const spec = s.removedAt ? null : storedSpec(ctx, id);
-  if (!spec) throw new AmuxError('invalid_state', `session ${id} was removed, and its environment with it; start it again with 'amux run'`);
+  // Removed sessions never get here (session_removed); a row without a spec predates restart (ADR 0033).
+  const spec = storedSpec(ctx, id);
+  if (!spec) throw new AmuxError('invalid_state', `session ${id} was started by an amux without restart; start it again with 'amux run'`);
   if (!isTerminal(s.status)) await killSession(ctx, id, 'SIGTERM', graceMs, { status: 'stopped', reason: 'restarted' });
   return startAgain(ctx, queue, ctx.store.getSession(id)!, spec, { by: 'user', delayMs: null, streak: 0, backoffMs: null });
 }
