@@ -1,33 +1,66 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { descendantsOf, isAlive, sessionOf } from './process-table.js';
+import { readdirSync } from 'node:fs';
+import { readProc } from './proc-read.js';
+import { descendantsOf, isAlive, procStat, sessionOf, STAT } from './process-table.js';
 
 /** The variable every process of an amux session inherits (README "How it works": ends). */
 export const SESSION_MARK = 'AMUX_SESSION_ID';
+
+/** What one pass over /proc found: the marked processes by session id, and every Unix session's members. */
+export interface MarkScan {
+  marked: Map<string, number[]>;
+  /** The live members of Unix session `sid` (as `sessionMembers` finds them), from the same pass. */
+  members(sid: number): number[];
+}
+
+/** Boot time in ms since the epoch: `btime` of /proc/stat (whole seconds). */
+function bootMs(): number {
+  return Number(/^btime (\d+)/m.exec(readProc('/proc/stat') ?? '')?.[1] ?? 0) * 1000;
+}
+
+/**
+ * How much earlier than its session's creation a marked process may seem to start: `btime` is
+ * whole seconds, and a tick (USER_HZ, 100 on Linux) is 10 ms.
+ */
+const START_SLACK_MS = 5_000;
 
 /**
  * The processes marked as an amux session's, by session id, from one pass over /proc: those whose
  * environment holds AMUX_SESSION_ID and, when it holds TMUX, names this home's tmux socket (a
  * session of another AMUX_HOME with the same id is not ours). It finds them wherever they went:
  * reparented to init, in a Unix session of their own (`setsid`), after the tmux server died.
+ *
+ * `sinceMs`: the earliest creation time of the sessions looked for. A process carries a session's
+ * mark only if it was forked after the session began, so only processes started since then have
+ * their environment read (ADR 0027: reading every process's environment for each end was most of
+ * the daemon's CPU per `run --rm` beside 200 live sessions). 0: every process.
  */
-export function markedProcesses(tmuxSocket: string): Map<string, number[]> {
-  const out = new Map<string, number[]>();
+export function scanMarks(tmuxSocket: string, sinceMs = 0): MarkScan {
+  const marked = new Map<string, number[]>();
+  const bySid = new Map<number, number[]>();
+  const cutoffTicks = sinceMs > 0 ? Math.floor((sinceMs - START_SLACK_MS - bootMs()) / 10) : 0;
   for (const name of readdirSync('/proc')) {
     const c = name.charCodeAt(0);
     if (c < 48 || c > 57) continue;
-    let env: string;
-    try {
-      env = readFileSync(`/proc/${name}/environ`, 'latin1');
-    } catch {
-      continue; // gone, or not ours to read
-    }
-    const id = markOf(env, tmuxSocket);
+    const st = procStat(name);
+    if (!st || st.fields[STAT.state] === 'Z') continue;
+    const sid = Number(st.fields[STAT.session]);
+    const list = bySid.get(sid);
+    if (list) list.push(Number(name));
+    else bySid.set(sid, [Number(name)]);
+    if (Number(st.fields[STAT.starttime]) < cutoffTicks) continue;
+    const env = readProc(`/proc/${name}/environ`); // null: gone, or not ours to read
+    const id = env === null ? null : markOf(env, tmuxSocket);
     if (id === null) continue;
-    const list = out.get(id) ?? [];
-    list.push(Number(name));
-    out.set(id, list);
+    const ids = marked.get(id);
+    if (ids) ids.push(Number(name));
+    else marked.set(id, [Number(name)]);
   }
-  return out;
+  return { marked, members: (sid) => bySid.get(sid) ?? [] };
+}
+
+/** The marked processes of every session (one pass over every process's environment). */
+export function markedProcesses(tmuxSocket: string): Map<string, number[]> {
+  return scanMarks(tmuxSocket).marked;
 }
 
 /** The session id a process's environment (NUL-separated `NAME=value`) marks it with, for this tmux socket; null: none. */

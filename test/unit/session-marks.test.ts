@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { describe, test } from 'node:test';
-import { childrenOf, sessionMembers, sessionOf } from '../../src/process/process-table.js';
-import { markOf, sessionTree } from '../../src/process/session-marks.js';
+import { childrenOf, isAlive as isAliveNow, sessionMembers, sessionOf } from '../../src/process/process-table.js';
+import { markOf, scanMarks, sessionTree } from '../../src/process/session-marks.js';
 
 const env = (...vars: string[]) => `${vars.join('\0')}\0`;
 
@@ -62,5 +62,31 @@ describe('sessionTree: which Unix sessions count (real processes)', () => {
     const sid = sessionOf(bash)!;
     assert.deepEqual(new Set(sessionTree([kids[0]!], sid, [], sessionMembers)), new Set([bash, ...kids, ...(sid === bash ? [] : [sid])]));
     assert.deepEqual(new Set(sessionTree([sid], null, [], sessionMembers)), new Set([bash, ...kids, sid]));
+  });
+});
+
+describe('scanMarks: one pass over /proc, environments read only for processes started since (ADR 0027)', () => {
+  const sock = '/tmp/amux-scan-test/tmux.sock';
+  const startMarked = async (t: { after: (fn: () => void) => void }, id: string) => {
+    const child = spawn('sleep', ['30'], { stdio: 'ignore', env: { ...process.env, AMUX_SESSION_ID: id, TMUX: '' } });
+    t.after(() => child.kill('SIGKILL'));
+    await new Promise((r) => child.once('spawn', r));
+    return child.pid!;
+  };
+
+  test('finds a marked process started after the cutoff, and its Unix session’s members', async (t) => {
+    const before = Date.now();
+    const pid = await startMarked(t, 'scan0001');
+    const scan = scanMarks(sock, before);
+    assert.deepEqual(scan.marked.get('scan0001'), [pid]);
+    const sid = sessionOf(pid)!;
+    assert.ok(scan.members(sid).includes(pid));
+    assert.ok(sessionMembers(sid).every((p) => p === process.pid || scan.members(sid).includes(p) || !isAliveNow(p)));
+  });
+
+  test('a process started well before the sessions looked for is not read (nor counted)', async (t) => {
+    const pid = await startMarked(t, 'scan0002');
+    assert.deepEqual(scanMarks(sock, 0).marked.get('scan0002'), [pid]);
+    assert.equal(scanMarks(sock, Date.now() + 60_000).marked.get('scan0002'), undefined);
   });
 });

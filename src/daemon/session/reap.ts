@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import type { SessionRecord } from '../../core/records.js';
 import { isTerminal } from '../../core/status.js';
-import { childCount, isAlive, sessionMembers, sessionOf, signalAll } from '../../process/process-table.js';
-import { markedProcesses, sessionTree } from '../../process/session-marks.js';
+import { childCount, isAlive, sessionOf, signalAll } from '../../process/process-table.js';
+import { markedProcesses, scanMarks, sessionTree, type MarkScan } from '../../process/session-marks.js';
 import { DEFAULT_GRACE_MS, terminate } from '../../process/terminate.js';
 import { listSessionNamesArgs, tmuxSessionName } from '../../tmux/commands.js';
 import { sessionPaths } from '../../paths.js';
@@ -26,9 +26,11 @@ export async function reapSessions(ctx: DaemonContext, sessions: readonly Sessio
   for (const s of todo) reaping.add(s.id);
   try {
     const open = todo.some((s) => s.pid && isAlive(s.pid)) ? await openTmuxSessions(ctx) : new Set<string>();
+    // Only processes started since the oldest of these sessions began can carry their marks.
+    const since = Math.min(...todo.map((s) => s.createdAt));
     const find = () => {
-      const marked = markedProcesses(ctx.paths.tmuxSocket);
-      return todo.flatMap((s) => processesOf(s, shellOf(ctx, s), marked.get(s.id) ?? [], open.has(tmuxSessionName(s.id))));
+      const scan = scanMarks(ctx.paths.tmuxSocket, since);
+      return todo.flatMap((s) => processesOf(s, shellOf(ctx, s), scan, open.has(tmuxSessionName(s.id))));
     };
     let pids = find();
     if (pids.length === 0) return;
@@ -59,7 +61,8 @@ function shellOf(ctx: DaemonContext, s: SessionRecord): number | null {
 }
 
 /** The processes of finished session `s`; `open`: its tmux session is still open. */
-function processesOf(s: SessionRecord, shell: number | null, marked: readonly number[], open: boolean): number[] {
+function processesOf(s: SessionRecord, shell: number | null, scan: MarkScan, open: boolean): number[] {
+  const marked = scan.marked.get(s.id) ?? [];
   const paneSid = shell ? sessionOf(shell) : null;
   // The shell itself was started before its rcfile exported the mark: its Unix session finds it.
   const roots = [...marked, ...(shell ? [shell] : [])];
@@ -68,7 +71,7 @@ function processesOf(s: SessionRecord, shell: number | null, marked: readonly nu
   if (keep.length && marked.length === 0 && childCount(shell!) === 0) return [];
   // Never the daemon, nor what shares its Unix session (a daemon run by hand inside the session's terminal).
   const own = sessionOf(process.pid);
-  const tree = sessionTree(roots, paneSid === own ? null : paneSid, [process.pid], sessionMembers);
+  const tree = sessionTree(roots, paneSid === own ? null : paneSid, [process.pid], scan.members);
   return tree.filter((p) => !keep.includes(p) && (own === null || sessionOf(p) !== own));
 }
 
