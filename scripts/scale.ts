@@ -58,6 +58,8 @@ async function main(): Promise<void> {
     const floorR = await floorReaders.stop();
 
     log(`amux churn: ${loops} loops × ${churnS} s of run -w --rm`);
+    const spawned = async () => (JSON.parse((await h.amuxOk('daemon', 'status', '--json')).stdout) as { tmuxCalls?: { spawned: number } }).tmuxCalls?.spawned ?? NaN;
+    const spawnedBefore = await spawned();
     const readers = sampleReaders(h);
     const churn = await cpuWhile([daemon, server], () => loopsFor(loops, churnS, () => h.amux('run', '-w', '--rm', '--', COMMAND)));
     const r = await readers.stop();
@@ -66,7 +68,10 @@ async function main(): Promise<void> {
     const floorRate = floor.length / churnS;
     const rate = runs.length / churn.wallS;
     row(`${loops}-loop run -w --rm churn beside ${live} live`, `${f1(rate)} runs/s = ${(rate / floorRate).toFixed(2)}× floor`, `floor ${f1(floorRate)}/s; wrong exit codes: ${wrong}`);
-    row('daemon CPU per run -w --rm', `${f1((1000 * churn.seconds[0]!) / runs.length)} ms`, `daemon at ${f1((100 * churn.seconds[0]!) / churn.wallS)} % of a core; tmux server ${f1((1000 * churn.seconds[1]!) / runs.length)} ms/run`);
+    // What the runs cost beyond the looks the daemon makes anyway (the idle rate over the same wall time).
+    const aboveIdle = churn.seconds[0]! - (idle.seconds[0]! / idle.wallS) * churn.wallS;
+    const forks = ((await spawned()) - spawnedBefore) / runs.length;
+    row('daemon CPU per run -w --rm', `${f1((1000 * churn.seconds[0]!) / runs.length)} ms`, `${f1((1000 * aboveIdle) / runs.length)} ms above the idle rate; daemon at ${f1((100 * churn.seconds[0]!) / churn.wallS)} % of a core; tmux server ${f1((1000 * churn.seconds[1]!) / runs.length)} ms/run; ${f1(forks)} tmux processes/run`);
     const p = (xs: number[]) => `p50 ${xs.length ? pct(xs, 0.5).toFixed(0) : '-'} / p90 ${pct(xs, 0.9).toFixed(0)} / p99 ${pct(xs, 0.99).toFixed(0)} ms (n=${xs.length})`;
     row('ps during the churn', p(r.ps), `node -e 0: ${p(r.node)}; ps failures ${r.failures}`);
     row('ps during the floor churn', p(floorR.ps), `node -e 0: ${p(floorR.node)}`);

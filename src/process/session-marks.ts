@@ -8,6 +8,8 @@ export const SESSION_MARK = 'AMUX_SESSION_ID';
 /** What one pass over /proc found: the marked processes by session id, and every Unix session's members. */
 export interface MarkScan {
   marked: Map<string, number[]>;
+  /** The last pid the kernel had given out when the pass began (`afterPid` of a later pass). */
+  lastPid: number;
   /** The live members of Unix session `sid` (as `sessionMembers` finds them), from the same pass. */
   members(sid: number): number[];
 }
@@ -32,15 +34,20 @@ const START_SLACK_MS = 5_000;
  * `sinceMs`: the earliest creation time of the sessions looked for. A process carries a session's
  * mark only if it was forked after the session began, so only processes started since then have
  * their environment read (ADR 0027: reading every process's environment for each end was most of
- * the daemon's CPU per `run --rm` beside 200 live sessions). 0: every process.
+ * the daemon's CPU per `run --rm` beside 200 live sessions). 0: every process. `afterPid`: only
+ * the processes forked since the pass that returned it as `lastPid` (pids the kernel gave out since;
+ * more than a whole round of pids, 32768 by default, between the two passes is not allowed for).
  */
-export function scanMarks(tmuxSocket: string, sinceMs = 0): MarkScan {
+export function scanMarks(tmuxSocket: string, sinceMs = 0, afterPid?: number): MarkScan {
   const marked = new Map<string, number[]>();
   const bySid = new Map<number, number[]>();
   const cutoffTicks = sinceMs > 0 ? Math.floor((sinceMs - START_SLACK_MS - bootMs()) / 10) : 0;
-  for (const name of readdirSync('/proc')) {
+  const lastPid = nsLastPid();
+  const names = readdirSync('/proc');
+  const isNew = newPids(afterPid, nsLastPid()); // read after the listing: every pid it holds was given out by then
+  for (const name of names) {
     const c = name.charCodeAt(0);
-    if (c < 48 || c > 57) continue;
+    if (c < 48 || c > 57 || !isNew(Number(name))) continue;
     const st = procStat(name);
     if (!st || st.fields[STAT.state] === 'Z') continue;
     const sid = Number(st.fields[STAT.session]);
@@ -55,7 +62,21 @@ export function scanMarks(tmuxSocket: string, sinceMs = 0): MarkScan {
     if (ids) ids.push(Number(name));
     else marked.set(id, [Number(name)]);
   }
-  return { marked, members: (sid) => bySid.get(sid) ?? [] };
+  return { marked, lastPid, members: (sid) => bySid.get(sid) ?? [] };
+}
+
+/**
+ * Which pids the kernel gave out after `afterPid` (pids count up, then wrap to the bottom), given
+ * the last one it gave out by now: a second pass (after the first TERM) reads only what was forked
+ * since the first. Unknown (no `afterPid`, or /proc/sys/kernel/ns_last_pid unreadable): every pid.
+ */
+export function newPids(afterPid: number | undefined, lastPid: number): (pid: number) => boolean {
+  if (afterPid === undefined || !Number.isFinite(afterPid) || !Number.isFinite(lastPid)) return () => true;
+  return lastPid >= afterPid ? (pid) => pid > afterPid && pid <= lastPid : (pid) => pid > afterPid || pid <= lastPid;
+}
+
+function nsLastPid(): number {
+  return Number(readProc('/proc/sys/kernel/ns_last_pid') ?? NaN);
 }
 
 /** The marked processes of every session (one pass over every process's environment). */

@@ -14,6 +14,8 @@ export interface Health {
   home: string;
   /** The settings in force (read when the daemon started). */
   settings: Settings;
+  /** tmux calls since the daemon started: as `tmux` processes, and through the control client (ADR 0037). */
+  tmuxCalls: { spawned: number; control: number };
 }
 
 /** The answer of `POST /v1/daemon/stop`. */

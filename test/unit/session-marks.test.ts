@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { describe, test } from 'node:test';
 import { childrenOf, isAlive as isAliveNow, sessionMembers, sessionOf } from '../../src/process/process-table.js';
-import { markOf, scanMarks, sessionTree } from '../../src/process/session-marks.js';
+import { markOf, newPids, scanMarks, sessionTree } from '../../src/process/session-marks.js';
 
 const env = (...vars: string[]) => `${vars.join('\0')}\0`;
 
@@ -88,5 +88,39 @@ describe('scanMarks: one pass over /proc, environments read only for processes s
     const pid = await startMarked(t, 'scan0002');
     assert.deepEqual(scanMarks(sock, 0).marked.get('scan0002'), [pid]);
     assert.equal(scanMarks(sock, Date.now() + 60_000).marked.get('scan0002'), undefined);
+  });
+});
+
+describe('newPids: the pids given out since an earlier pass, across the wrap', () => {
+  test('no wrap: above the earlier last pid, up to the current one', () => {
+    const isNew = newPids(1000, 1200);
+    assert.deepEqual([999, 1000, 1001, 1200, 1201].map(isNew), [false, false, true, true, false]);
+  });
+  test('wrapped: above the earlier last pid, or from the bottom up to the current one', () => {
+    const isNew = newPids(32000, 300);
+    assert.deepEqual([31999, 32001, 32767, 2, 300, 301].map(isNew), [false, true, true, true, true, false]);
+  });
+  test('no earlier pass, or an unreadable last pid: every pid', () => {
+    assert.equal(newPids(undefined, 5)(1), true);
+    assert.equal(newPids(5, NaN)(1), true);
+  });
+});
+
+describe('scanMarks with afterPid: a second pass reads only what was forked since the first', () => {
+  test('a marked process started after the first pass is found; one from before is not read again', async (t) => {
+    const sock = '/tmp/amux-scan-test/tmux.sock';
+    const spawnMarked = async (id: string) => {
+      const child = spawn('sleep', ['30'], { stdio: 'ignore', env: { ...process.env, AMUX_SESSION_ID: id, TMUX: '' } });
+      t.after(() => child.kill('SIGKILL'));
+      await new Promise((r) => child.once('spawn', r));
+      return child.pid!;
+    };
+    const old = await spawnMarked('scan0003');
+    const first = scanMarks(sock, 0);
+    assert.deepEqual(first.marked.get('scan0003'), [old]);
+    const fresh = await spawnMarked('scan0004');
+    const second = scanMarks(sock, 0, first.lastPid);
+    assert.deepEqual(second.marked.get('scan0004'), [fresh]);
+    assert.equal(second.marked.get('scan0003'), undefined);
   });
 });

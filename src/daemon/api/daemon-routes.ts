@@ -13,7 +13,7 @@ export function registerDaemonRoutes(r: Router, { ctx, monitor }: Engine, stop: 
   r.on(ROUTES.health, async (): Promise<Health> => ({
     pid: process.pid, socket: ctx.paths.socket, version: VERSION, uptimeMs: Date.now() - ctx.startedAt,
     sessions: ctx.store.listSessions().length, live: ctx.store.countLive(), pending: ctx.store.countPending(),
-    home: ctx.paths.home, settings: ctx.settings,
+    home: ctx.paths.home, settings: ctx.settings, tmuxCalls: { spawned: ctx.tmux.spawns, control: ctx.tmux.controlCalls },
   }));
 
   r.on(ROUTES.stopDaemon, async (): Promise<StopAnswer> => {

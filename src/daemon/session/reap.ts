@@ -1,10 +1,9 @@
 import { readFileSync } from 'node:fs';
 import type { SessionRecord } from '../../core/records.js';
 import { isTerminal } from '../../core/status.js';
-import { childCount, isAlive, sessionOf, signalAll } from '../../process/process-table.js';
+import { childCount, isAlive, procStat, sessionOf, signalAll, STAT } from '../../process/process-table.js';
 import { markedProcesses, scanMarks, sessionTree, type MarkScan } from '../../process/session-marks.js';
 import { DEFAULT_GRACE_MS, terminate } from '../../process/terminate.js';
-import { listSessionNamesArgs, tmuxSessionName } from '../../tmux/commands.js';
 import { sessionPaths } from '../../paths.js';
 import type { DaemonContext } from '../context.js';
 
@@ -25,12 +24,13 @@ export async function reapSessions(ctx: DaemonContext, sessions: readonly Sessio
   if (todo.length === 0) return;
   for (const s of todo) reaping.add(s.id);
   try {
-    const open = todo.some((s) => s.pid && isAlive(s.pid)) ? await openTmuxSessions(ctx) : new Set<string>();
     // Only processes started since the oldest of these sessions began can carry their marks.
     const since = Math.min(...todo.map((s) => s.createdAt));
+    let lastPid: number | undefined;
     const find = () => {
-      const scan = scanMarks(ctx.paths.tmuxSocket, since);
-      return todo.flatMap((s) => processesOf(s, shellOf(ctx, s), scan, open.has(tmuxSessionName(s.id))));
+      const scan = scanMarks(ctx.paths.tmuxSocket, since, lastPid);
+      lastPid = scan.lastPid;
+      return todo.flatMap((s) => processesOf(s, shellOf(ctx, s), scan));
     };
     let pids = find();
     if (pids.length === 0) return;
@@ -41,7 +41,8 @@ export async function reapSessions(ctx: DaemonContext, sessions: readonly Sessio
       },
       ended: () => !pids.some(isAlive),
       afterGrace: () => {
-        pids = find(); // what they forked meanwhile
+        // What they forked meanwhile: the second pass reads only the processes started since the first.
+        pids = [...new Set([...pids.filter(isAlive), ...find()])];
       },
       mustKill: () => pids.length > 0,
     }, { signal: 'SIGTERM', graceMs });
@@ -60,13 +61,13 @@ function shellOf(ctx: DaemonContext, s: SessionRecord): number | null {
   }
 }
 
-/** The processes of finished session `s`; `open`: its tmux session is still open. */
-function processesOf(s: SessionRecord, shell: number | null, scan: MarkScan, open: boolean): number[] {
+/** The processes of finished session `s` that `scan` shows. */
+function processesOf(s: SessionRecord, shell: number | null, scan: MarkScan): number[] {
   const marked = scan.marked.get(s.id) ?? [];
   const paneSid = shell ? sessionOf(shell) : null;
   // The shell itself was started before its rcfile exported the mark: its Unix session finds it.
   const roots = [...marked, ...(shell ? [shell] : [])];
-  const keep = open && shell && !s.closedAt && !s.removedAt ? [shell, ...(paneSid ? [paneSid] : [])] : [];
+  const keep = shell && !s.closedAt && !s.removedAt && paneOpen(shell) ? [shell, ...(paneSid ? [paneSid] : [])] : [];
   // The common case, a finished command's shell alone at its prompt: no pass over /proc for it.
   if (keep.length && marked.length === 0 && childCount(shell!) === 0) return [];
   // Never the daemon, nor what shares its Unix session (a daemon run by hand inside the session's terminal).
@@ -75,12 +76,15 @@ function processesOf(s: SessionRecord, shell: number | null, scan: MarkScan, ope
   return tree.filter((p) => !keep.includes(p) && (own === null || sessionOf(p) !== own));
 }
 
-async function openTmuxSessions(ctx: DaemonContext): Promise<Set<string>> {
-  try {
-    return new Set((await ctx.tmux.runIfServer(listSessionNamesArgs())).split('\n').filter(Boolean));
-  } catch {
-    return new Set();
-  }
+/**
+ * Whether the shell's pane is still open: its parent (the pane's process) is a child of a tmux
+ * server. Once the server is gone the pane's process is reparented (or gone), with no tmux call to
+ * ask: a `list-sessions` process per end was a quarter of the daemon's forks under churn.
+ */
+function paneOpen(shell: number): boolean {
+  const pane = procStat(shell)?.fields[STAT.ppid];
+  const server = pane ? procStat(pane)?.fields[STAT.ppid] : undefined;
+  return server !== undefined && procStat(server)?.comm === 'tmux: server';
 }
 
 /**
