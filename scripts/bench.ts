@@ -3,7 +3,8 @@
  * in the same run, and one `BENCH_JSON {…}` line. A benchmark, not a test: slow numbers are
  * reported as "NOT MET", never as a failing exit code. Sizes: BENCH_SESSIONS (100), BENCH_BIG
  * (1000), BENCH_RUNS (15; the daemon job round trip takes twice as many), BENCH_CONCURRENCY (8,
- * parallel session creation), BENCH_BURST (50). BENCH_ONLY=text runs only the phases named so.
+ * parallel session creation), BENCH_BURST (50). BENCH_UP_RUNS (5, `up -d` of the demo
+ * stack). BENCH_ONLY=text runs only the phases named so (e.g. `up`).
  */
 import { psPhase, rssPhase, runPhase, waitPhase } from './bench/cli-phases.js';
 import { agentsPhase } from './bench/agents-phase.js';
@@ -14,6 +15,7 @@ import { lookPhase } from './bench/look-phase.js';
 import { Homes } from './bench/homes.js';
 import { jobPhase } from './bench/job-phase.js';
 import { queuePhase } from './bench/queue-phase.js';
+import { upPhase } from './bench/up-phase.js';
 import { remotePhase } from './bench/remote-phase.js';
 import { machineFacts } from './bench/machine.js';
 import { envInt, isAborted } from './bench/measure.js';
@@ -147,6 +149,22 @@ async function main(): Promise<void> {
         limitRow('  run --timeout 1s: ended after start + 1 s, by (daemon clock)', r.timeoutOvershoot),
       );
       raw.queue = r;
+      await h.cleanup();
+    });
+
+    await phase('up: amux up -d of the five-session demo stack', async () => {
+      const h = homes.home('up');
+      const r = await upPhase(h, envInt('BENCH_UP_RUNS', 5));
+      const noGoal = { goal: 'no goal; reported', met: undefined };
+      rows.push(
+        { ...ratioRow('amux up -d, demo stack (5 sessions) vs the sum of their readiness times', r.up, r.readinessSum), ...noGoal },
+        limitRow(`  sum of readiness (${Object.entries(r.perSession).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(', ')} ms)`, r.readinessSum),
+        limitRow("  up's overhead: up -d − the sum", r.overSum),
+        { ...ratioRow('  up -d vs the critical path of readiness (db, then api | migrate)', r.up, r.criticalPath), ...noGoal },
+        limitRow("  up's overhead: up -d − the critical path", r.overPath),
+        limitRow('amux down -p demo (5 sessions, dependents first)', r.down),
+      );
+      raw.up = r;
       await h.cleanup();
     });
 

@@ -62,7 +62,11 @@ export function stackTools(ctx: ToolContext, serverClient: () => Client): ToolSp
           r.done.then((result) => {
             r.result = result;
             if (result.failure) states.set(result.failure.service, { ...states.get(result.failure.service)!, state: 'failed', reason: result.failure.reason });
-            for (const k of result.notStarted) states.set(k, { state: 'not started', session: null, reason: `${result.failure?.service} did not come up` });
+            for (const k of result.notStarted) {
+              // Its record (failed, never started; ADR 0039) carries the reason, naming the dependency.
+              const rec = result.unstarted.get(k) ?? null;
+              states.set(k, { state: 'not started', session: rec, reason: rec?.error ?? `${result.failure?.service} did not come up` });
+            }
           }, () => undefined);
           runs.set(p.name, r);
           run = r;

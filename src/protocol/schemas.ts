@@ -40,6 +40,7 @@ const createSession = z.object({
   group: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'must be a group name: 1-64 of A-Z a-z 0-9 . _ -').optional(),
   after: z.array(z.string()).max(64, 'at most 64 sessions').optional(),
   onEnd: z.string().min(1).max(65536).refine((c) => !c.includes('\0'), 'must not contain NUL bytes').optional(),
+  dependencyFailed: z.string().min(1).max(4096).optional(),
 }).strict() satisfies z.ZodType<CreateSessionRequest>;
 
 const setGroup = z.object({

@@ -104,6 +104,13 @@ export interface CreateSessionRequest {
   after?: string[];
   /** A shell command run when the session ends, with AMUX_ID, AMUX_NAME, AMUX_STATUS, AMUX_EXIT_CODE set (README "Notices"). */
   onEnd?: string;
+  /**
+   * A dependency of the session did not come up, as this text says: it is recorded and never
+   * started, `pending` → `failed` at once with reason `dependency failed` and this as its error,
+   * as a `run --after` session whose dependency failed (ADR 0033). `amux up` records so the
+   * sessions a failed dependency leaves unstarted (ADR 0039).
+   */
+  dependencyFailed?: string;
 }
 
 /** Query of `GET /v1/sessions`. */

@@ -50,7 +50,9 @@ describe('amux mcp', () => {
     assert.equal(bad.ok, false);
     assert.equal(bad.failure.service, 'migrate');
     assert.match(bad.failure.reason, /exit code 3/);
-    assert.deepEqual(bad.sessions.find((s: any) => s.key === 'worker'), { key: 'worker', state: 'not started', reason: 'migrate did not come up', session: null });
+    const worker = bad.sessions.find((s: any) => s.key === 'worker');
+    assert.deepEqual([worker.state, worker.reason], ['not started', 'dependency migrate ended (failed, exit code 3), not completed; never started']);
+    assert.deepEqual([worker.session.name, worker.session.status, worker.session.reason], ['failing-dep-worker', 'failed', 'dependency failed'], 'recorded, never started (ADR 0039)');
     assert.match(await callError(c, 'up', { file: join(stacks, 'nope.yaml') }), /no file/);
     const down = await call(c, 'down', { project: 'mcpstack' });
     assert.deepEqual(down.removed.sort(), ['mcpstack-base', 'mcpstack-top']);

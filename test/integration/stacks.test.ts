@@ -4,7 +4,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { get } from 'node:http';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { amuxHome, BIN } from '../helpers/amux.js';
+import { amuxHome, BIN, sleep } from '../helpers/amux.js';
 
 const FIXTURES = join(__dirname, '..', '..', '..', 'test', 'fixtures', 'stacks');
 const README = join(__dirname, '..', '..', '..', 'README.md');
@@ -69,8 +69,16 @@ describe('stacks: up, down, ps --stack, logs --stack (README "Stacks")', () => {
     const r = await h.run(['up', '-d'], { cwd: copy('failing-dep') });
     assert.equal(r.code, 1);
     assert.deepEqual(amuxLines(r.stderr), ["amux: up: session 'migrate' of stack failing-dep: ended (failed, exit code 3), not completed; not started: worker"]);
-    assert.deepEqual(Object.keys(byService(await stackSessions('failing-dep'))).sort(), ['db', 'migrate']);
+    const s = byService(await stackSessions('failing-dep'));
+    assert.deepEqual(Object.keys(s).sort(), ['db', 'migrate', 'worker'], 'ps --stack shows every session of the file (ADR 0039)');
+    assert.deepEqual([s.worker.status, s.worker.startedAt, s.worker.reason], ['failed', null, 'dependency failed'], 'worker: recorded, never started');
+    assert.equal(s.worker.error, 'dependency migrate ended (failed, exit code 3), not completed; never started');
+    assert.match(await h.ok(['ps', '--stack', 'failing-dep']), /^\S+ +failing-dep-worker +failed +\d+s +dependency migrate ended \(failed, exit code 3\), not completed; never started +echo worker/m);
+    const events = (await h.ok(['events', s.worker.id])).trim().split('\n').map((l) => JSON.parse(l));
+    assert.deepEqual(events.map((e) => e.type === 'state_changed' ? `${e.data.from}->${e.data.to}` : e.type), ['session_created', 'pending->failed'], 'pending, then failed: never started');
+    assert.ok(!h.tmuxSessions().includes(`amux-${s.worker.id}`), 'worker has no terminal: nothing of it ran');
     assert.equal((await h.run(['down', '-p', 'failing-dep'])).code, 0);
+    assert.deepEqual(await stackSessions('failing-dep'), [], 'down removes the unstarted record too');
     const fg = await h.run(['up', '-p', 'failing-fg'], { cwd: join(scratch, 'failing-dep') });
     assert.equal(fg.code, 1, 'in the foreground too');
     assert.deepEqual(amuxLines(fg.stderr), ["amux: up: session 'migrate' of stack failing-fg: ended (failed, exit code 3), not completed; not started: worker"]);
@@ -81,9 +89,20 @@ describe('stacks: up, down, ps --stack, logs --stack (README "Stacks")', () => {
   test('a readiness timeout: named with its probe; its dependents are not started', async () => {
     const r = await h.run(['up', '-d'], { cwd: copy('ready-timeout') });
     assert.equal(r.code, 1);
-    assert.deepEqual(amuxLines(r.stderr), ["amux: up: session 'slow' of stack ready-timeout: not ready within 2s (ready: until output:never printed); not started: api"]);
-    assert.deepEqual(Object.keys(byService(await stackSessions('ready-timeout'))), ['slow']);
+    assert.deepEqual(amuxLines(r.stderr), ["amux: up: session 'slow' of stack ready-timeout: not ready within 2s (ready: until output:never printed); not started: api, worker"]);
+    const s = byService(await stackSessions('ready-timeout'));
+    assert.deepEqual(Object.keys(s).sort(), ['api', 'slow', 'worker']);
+    assert.equal(s.api.error, 'dependency slow not ready within 2s (ready: until output:never printed); never started');
+    assert.equal(s.worker.error, 'dependency api not started; never started', 'a dependent of an unstarted one names it');
+    await sleep(2500); // a restart policy's backoff is 1 s: api's on-failure must not start what never ran
+    const later = byService(await stackSessions('ready-timeout'));
+    assert.deepEqual([later.api.id, later.api.status, later.api.restarts], [s.api.id, 'failed', 0], 'on-failure does not restart a session that never started');
+    const again = await h.run(['up', '-d'], { cwd: join(scratch, 'ready-timeout') });
+    assert.equal(again.code, 1, 'up again: the unstarted ones are replaced (they ended failed), and left unstarted again');
+    assert.notEqual(byService(await stackSessions('ready-timeout')).api.id, s.api.id);
     await h.ok(['down', '-p', 'ready-timeout']);
+    assert.deepEqual(await stackSessions('ready-timeout'), []);
+    assert.deepEqual(h.tmuxSessions(), []);
   });
 
   test('on-failure restarts: up waits through them for readiness; the restarts are counted', async () => {

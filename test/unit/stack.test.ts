@@ -33,7 +33,9 @@ describe('stack files: schema (ADR 0035)', () => {
 
   test('a schema error names the line and the field', () => {
     refused(() => loadStack(fixture('schema-error')), /^amux\.yaml:7: sessions\.web\.ready\.timeout: invalid duration 'soon'/);
-    refused(() => check('sessions:\n  a:\n    command: x\n    group: g\n'), /^amux\.yaml:4: sessions\.a\.group: unknown field/);
+    refused(() => check('sessions:\n  a:\n    command: x\n    groups: g\n'), /^amux\.yaml:4: sessions\.a\.groups: unknown field \(known: .*labels, group\)/);
+    refused(() => check('sessions:\n  a:\n    command: x\n    group: -bad\n'), /^amux\.yaml:4: sessions\.a\.group: invalid group name '-bad'/);
+    refused(() => check('sessions:\n  a:\n    command: x\n    group: [a]\n'), /^amux\.yaml:4: sessions\.a\.group: must be a text/);
     refused(() => check('sessions:\n  a: { argv: [ls], command: ls }\n'), /:2: sessions\.a: give command or argv, not both/);
     refused(() => check('sessions:\n  a: { cwd: /tmp }\n'), /:2: sessions\.a: missing command/);
     refused(() => check('sessions:\n  a: { command: x, depends_on: { b: healthy } }\n  b: { command: y }\n'), /:2: sessions\.a\.depends_on\.b: unknown condition 'healthy'/);
@@ -99,6 +101,13 @@ describe('stack plans', () => {
     assert.equal(api!.request.env!.A, '1', "the file's env goes over the caller's");
     assert.equal(api!.request.env!.HOME, '/root');
     assert.deepEqual(api!.request.labels, { stack: 'app', service: 'api', 'stack.hash': api!.hash, 'stack.level': '1' });
+    assert.equal(api!.request.group, undefined);
+    const grouped = stack();
+    grouped.services[1]!.group = { name: 'builds', line: 2 };
+    const g = desired(grouped, 'app', grouped.services, target)[1]!;
+    assert.equal(g.request.group, 'builds', 'group: goes where run -g puts it');
+    assert.notEqual(g.hash, api!.hash, 'a group of its own is a change of definition');
+    assert.deepEqual(check('sessions:\n  a: { command: x, group: builds }\n')[0]!.group, { name: 'builds', line: 2 });
     assert.equal(stackName('/home/me/My App!'), 'My-App-');
     assert.equal(stackName('/x', 'dev'), 'dev');
     refused(() => stackName('/x', '-bad'), /invalid stack name/);

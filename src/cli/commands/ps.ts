@@ -58,14 +58,19 @@ export async function psCommand(client: Client, opts: PsOptions): Promise<number
     await writeOut(sessions.map((s) => `${s.id}\n`).join(''));
     return 0;
   }
-  if (!opts.usage) {
-    await printSessions(sessions, opts.trunc !== false);
-    return 0;
+  const columns: ExtraColumns[] = [];
+  if (opts.usage) {
+    const { formatBytes, formatCpu } = require('../top/text.js') as typeof import('../top/text.js');
+    columns.push({
+      head: ['CPU%', 'MEM'],
+      cells: (s) => (s.rssBytes === null || s.rssBytes === undefined ? ['', ''] : [formatCpu(s.cpuPercent), formatBytes(s.rssBytes)]),
+    });
   }
-  const { formatBytes, formatCpu } = require('../top/text.js') as typeof import('../top/text.js');
+  // A stack's view says why each session is as it is: a failed dependency names itself (ADR 0039).
+  if (opts.stack !== undefined) columns.push({ head: ['REASON'], cells: (s) => [s.error ?? s.reason ?? ''] });
   await printSessions(sessions, opts.trunc !== false, {
-    head: ['CPU%', 'MEM'],
-    cells: (s) => (s.rssBytes === null || s.rssBytes === undefined ? ['', ''] : [formatCpu(s.cpuPercent), formatBytes(s.rssBytes)]),
+    head: columns.flatMap((c) => c.head),
+    cells: (s, now) => columns.flatMap((c) => c.cells(s, now)),
   });
   return 0;
 }

@@ -4,12 +4,9 @@ import type { Desired, Reconcile, Step } from './plan.js';
 import { awaitEnd, awaitReady, describeEnd, type ProbeHere } from './ready.js';
 import type { Condition } from './spec.js';
 import { stopSessions } from './stop.js';
+import { recordUnstarted, type Failure } from './unstarted.js';
 
-/** Why a session of the stack did not come up: its key and one line of reason. */
-export interface Failure {
-  service: string;
-  reason: string;
-}
+export type { Failure };
 
 class Failed extends Error {
   constructor(readonly failure: Failure) {
@@ -34,12 +31,14 @@ export interface UpResult {
   notStarted: string[];
   /** The session of each service that started. */
   sessions: Map<string, SessionView>;
+  /** The records of the sessions left unstarted: `failed` without starting, reason `dependency failed` (ADR 0039). */
+  unstarted: Map<string, SessionView>;
 }
 
 /**
  * Carries out a reconcile (ADR 0036): orphans stopped first, then every session as soon as its
  * dependencies meet their conditions, independent ones at once. A dependency that fails leaves its
- * dependents unstarted. Resolves when every session is ready (or started, without a probe) or
+ * dependents unstarted, recorded as such (ADR 0039). Resolves when every session is ready (or started, without a probe) or
  * could not be.
  */
 export async function bringUp(client: Client, plan: Reconcile, here: (d: Desired) => ProbeHere, listener: UpListener): Promise<UpResult> {
@@ -91,13 +90,21 @@ export async function bringUp(client: Client, plan: Reconcile, here: (d: Desired
   const outcomes = await Promise.allSettled(keys.map((k) => ready(k)));
   const sessions = new Map<string, SessionView>();
   const notStarted: string[] = [];
+  const unstarted = new Map<string, SessionView>();
   await Promise.all(keys.map(async (k, i) => {
     const st = await Promise.allSettled([started(k)]);
+    const step = byKey.get(k)!;
     if (st[0]!.status === 'fulfilled') sessions.set(k, (outcomes[i]!.status === 'fulfilled' ? outcomes[i]!.value : st[0]!.value));
+    else if (step.kind === 'keep') sessions.set(k, step.session); // unchanged and there already: not "unstarted"
     else if ((st[0]!.reason as Failed).failure?.service !== k) notStarted.push(k);
   }));
   for (const o of outcomes) if (o.status === 'rejected' && !(o.reason instanceof Failed)) throw o.reason;
-  return { failure: failures[0] ?? null, notStarted, sessions };
+  // In the file's order, so that a session's reason can name a dependency left unstarted before it.
+  notStarted.sort((a, b) => keys.indexOf(a) - keys.indexOf(b));
+  if (notStarted.length && !listener.aborted?.()) {
+    for (const [k, s] of await recordUnstarted(client, byKey, failures, notStarted, listener.note)) unstarted.set(k, s);
+  }
+  return { failure: failures[0] ?? null, notStarted, sessions, unstarted };
 }
 
 async function start(client: Client, step: Step, listener: UpListener): Promise<SessionView> {

@@ -55,6 +55,8 @@ export function desired(stack: StackFile, name: string, services: readonly Servi
     const definition = {
       command: spec.command ?? null, argv: spec.argv ?? null, cwd: cwd ?? null, env: sorted(fileEnv), restart: spec.restart ?? 'no',
       timeoutMs: spec.timeoutMs ?? null, idleTimeoutMs: spec.idleTimeoutMs ?? null, labels: sorted(spec.labels),
+      // In the hash only when set, so that the sessions of stacks without groups keep their hash.
+      ...(spec.group ? { group: spec.group.name } : {}),
     };
     const hash = createHash('sha256').update(JSON.stringify(definition)).digest('hex').slice(0, 12);
     const request: CreateSessionRequest = {
@@ -65,6 +67,7 @@ export function desired(stack: StackFile, name: string, services: readonly Servi
       timeoutMs: spec.timeoutMs,
       idleTimeoutMs: spec.idleTimeoutMs,
       restart: spec.restart,
+      group: spec.group?.name,
       labels: { ...spec.labels, [STACK_LABEL]: name, [SERVICE_LABEL]: spec.key, [HASH_LABEL]: hash, [LEVEL_LABEL]: String(depth.get(spec.key) ?? 0) },
     };
     return { spec, name: sessionName(name, spec.key), hash, request };

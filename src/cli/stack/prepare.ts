@@ -1,10 +1,11 @@
 import { basename } from 'node:path';
 import type { Client } from '../../client/client.js';
+import { AmuxError } from '../../errors.js';
 import { select } from './graph.js';
 import { findStackFile, loadStack, stackName } from './load.js';
 import { desired, reconcile, type Desired, type Reconcile } from './plan.js';
 import type { ProbeHere } from './ready.js';
-import { STACK_LABEL, type StackFile } from './spec.js';
+import { STACK_LABEL, type ServiceSpec, type StackFile } from './spec.js';
 
 export interface StackRequest {
   /** Where the file is looked for, and relative paths start. */
@@ -37,10 +38,27 @@ export async function prepareStack(client: Client, req: StackRequest): Promise<P
   const stack = loadStack(path, req.file ?? basename(path));
   const name = stackName(stack.dir, req.project);
   const chosen = select(stack, req.services);
+  await checkGroups(client, stack, chosen);
   const remote = client.remote !== undefined;
   const want = desired(stack, name, chosen, { remote, env: req.env, umask: req.umask });
   const existing = await client.sessions.list({ label: [`${STACK_LABEL}=${name}`] });
   const plan = reconcile(want, existing, stack.services.map((s) => s.key), req.services.length === 0);
   const here = (d: Desired): ProbeHere => (remote ? { cwd: stack.dir, env: { ...req.env, ...d.request.env } } : { cwd: d.request.cwd!, env: d.request.env! });
   return { stack, name, plan, here, keys: chosen.map((s) => s.key) };
+}
+
+/**
+ * `group: NAME` names a group that must exist, as `run -g NAME` does (ADR 0033: groups are not
+ * created by a typo). Checked with the file, so an unknown group starts nothing (exit 2, ADR 0035).
+ */
+async function checkGroups(client: Client, stack: StackFile, chosen: readonly ServiceSpec[]): Promise<void> {
+  const wanted = chosen.filter((s) => s.group);
+  if (!wanted.length) return;
+  const have = new Set((await client.groups()).map((g) => g.name));
+  for (const s of wanted) {
+    const g = s.group!;
+    if (!have.has(g.name)) {
+      throw new AmuxError('usage', `${stack.file}:${g.line}: sessions.${s.key}.group: no such group '${g.name}'; create it first: amux group add ${g.name} --parallel N`);
+    }
+  }
 }

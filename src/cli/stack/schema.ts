@@ -11,7 +11,9 @@ import { fileError, type Entry, type Tree } from './tree.js';
 /** A service's key: it becomes part of a session name (STACK-KEY). */
 export const SERVICE_KEY = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$/;
 
-const SERVICE_FIELDS = ['command', 'argv', 'cwd', 'env', 'env_file', 'depends_on', 'ready', 'restart', 'timeout', 'idle_timeout', 'labels'];
+const SERVICE_FIELDS = ['command', 'argv', 'cwd', 'env', 'env_file', 'depends_on', 'ready', 'restart', 'timeout', 'idle_timeout', 'labels', 'group'];
+/** A group's name, as `amux group add` takes it (README "Restart, labels, groups"). */
+const GROUP_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 const READY_FIELDS = ['until', 'http', 'exec', 'timeout', 'interval'];
 
 /**
@@ -58,6 +60,12 @@ function checkService(entry: Entry, fail: Fail): ServiceSpec {
       case 'timeout': spec.timeoutMs = duration(v, field, fail); break;
       case 'idle_timeout': spec.idleTimeoutMs = duration(v, field, fail); break;
       case 'labels': spec.labels = labels(v, field, fail); break;
+      case 'group': {
+        const name = nonEmpty(v, field, fail);
+        if (!GROUP_NAME.test(name)) throw fail(v.line, field, `invalid group name '${name}': use 1-64 characters from A-Z a-z 0-9 . _ -, starting with a letter or digit`);
+        spec.group = { name, line: v.line };
+        break;
+      }
       default: throw fail(f.line, field, `unknown field (known: ${SERVICE_FIELDS.join(', ')})`);
     }
   }

@@ -33,6 +33,8 @@ export interface ServiceSpec {
   timeoutMs?: number;
   idleTimeoutMs?: number;
   labels: Record<string, string>;
+  /** `group: NAME`: an existing session group, as `run -g` (ADR 0033); its line, for the message when it does not exist. */
+  group?: { name: string; line: number };
 }
 
 export interface StackFile {

@@ -6,6 +6,7 @@ import type { OutsideEffect, TopController, TopSnapshot } from './controller.js'
 import type { Ink } from './ink.js';
 import { HELP, label, type KeyInfo } from './keys.js';
 import { columns, headerText, layout, previewLines, rowText, scrollTop } from './model.js';
+import { tableItems } from './stacks.js';
 import { fit, textWidth, truncate } from './text.js';
 
 /** Status colours, the same as `amux ps`'s (src/cli/output.ts). */
@@ -68,7 +69,9 @@ export function TopApp({ ink, controller, color, onOutside }: AppProps) {
   const width = Math.max(20, stdout.columns || 80);
   const height = Math.max(8, stdout.rows || 24);
   const topRef = useRef(0);
-  const { tableRows, previewRows } = layout(height, snap.rows.length);
+  // The table's lines: rows, and a heading above each stack's rows (src/cli/top/stacks.ts).
+  const items = tableItems(snap.rows);
+  const { tableRows, previewRows } = layout(height, items.length);
 
   const [failing, setFailing] = useState(false);
   useInput((input, key) => {
@@ -87,7 +90,10 @@ export function TopApp({ ink, controller, color, onOutside }: AppProps) {
   const { rows, ui } = snap;
   const mode = ui.mode;
   const selectedIndex = rows.findIndex((r) => r.id === ui.selectedId);
-  const top = scrollTop(selectedIndex, rows.length, tableRows, topRef.current);
+  const selectedItem = items.findIndex((it) => it.kind === 'row' && it.session.id === ui.selectedId);
+  let top = scrollTop(selectedItem, items.length, tableRows, topRef.current);
+  // Scrolling up to a stack's first row shows its heading too.
+  if (top === selectedItem && top > 0 && items[top - 1]!.kind === 'stack') top--;
   topRef.current = top;
   const cols = columns(width, rows);
   const paint = (status: SessionStatus) => (color ? STATUS_COLOR[status] : undefined);
@@ -104,11 +110,16 @@ export function TopApp({ ink, controller, color, onOutside }: AppProps) {
     }
   } else {
     lines.push(<Text key="heads" wrap="truncate-end" bold>{truncate(headerText(cols), width)}</Text>);
-    const shown = rows.slice(top, top + tableRows);
+    const shown = items.slice(top, top + tableRows);
     if (shown.length === 0) {
       lines.push(<Text key="r-none" wrap="truncate-end" dimColor>{truncate(rows.length === 0 && snap.sessions.length ? '  no session matches the filter (Esc clears it)' : "  no sessions: start one with 'amux run'", width)}</Text>);
     }
-    for (const s of shown) {
+    for (const it of shown) {
+      if (it.kind === 'stack') {
+        lines.push(<Text key={`s-${it.name}`} wrap="truncate-end" bold>{truncate(`  ${it.text}`, width)}</Text>);
+        continue;
+      }
+      const s = it.session;
       const selected = s.id === ui.selectedId;
       const r = rowText(s, cols, selected);
       lines.push(

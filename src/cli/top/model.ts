@@ -6,6 +6,7 @@
 import { isTerminal, SESSION_STATUSES, TERMINAL_STATUSES, type SessionStatus } from '../../core/status.js';
 import type { SessionView } from '../../protocol/sessions.js';
 import { markedStatus } from '../marks.js';
+import { groupByStack } from './stacks.js';
 import { textWidth, clean, truncate, fit, formatRuntime, formatCpu, formatBytes } from './text.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -89,13 +90,14 @@ export function matchFilter(f: Filter, s: SessionView): boolean {
 }
 
 /**
- * The rows shown: filtered, live first, newest first. `keep` (the selected session) stays shown
+ * The rows shown: filtered, live first, newest first, a stack's sessions together. `keep` (the selected session) stays shown
  * though it no longer matches, so that an action that changes its status (`p` with a status
  * filter on) does not move the selection to another session under the next key.
  */
 export function visibleSessions(sessions: readonly SessionView[], filter: string, keep: string | null = null): SessionView[] {
   const f = parseFilter(filter);
-  return sortSessions(sessions.filter((s) => s.id === keep || matchFilter(f, s)));
+  // A stack's sessions together, under its heading (src/cli/top/stacks.ts).
+  return groupByStack(sortSessions(sessions.filter((s) => s.id === keep || matchFilter(f, s))));
 }
 
 // ---------------------------------------------------------------------------------------------

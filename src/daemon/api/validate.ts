@@ -75,6 +75,7 @@ export function parseCreate(body: unknown): SessionSpec {
     group: req.group ?? null,
     after: req.after ?? [],
     onEnd: req.onEnd ?? null,
+    ...(req.dependencyFailed !== undefined ? { dependencyFailed: req.dependencyFailed } : {}),
   };
 }
 

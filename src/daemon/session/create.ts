@@ -10,6 +10,7 @@ import type { DaemonContext } from '../context.js';
 import { chunkBytesFor, JOB_STREAM_CHUNK, JOB_STREAM_KEEP } from '../output/log-files.js';
 import type { Queue } from './queue.js';
 import { resolveSession } from './refs.js';
+import { applyDecision } from './transitions.js';
 import { NO_ATTENTION } from '../../core/attention.js';
 
 /** A checked create request (api/validate.ts). */
@@ -37,6 +38,8 @@ export interface SessionSpec {
   /** Restarts in a row and the last backoff, carried along a restart policy's chain. */
   streak?: number;
   backoffMs?: number | null;
+  /** A dependency did not come up: recorded, never started (`dependencyFailed` of the request; ADR 0039). */
+  dependencyFailed?: string;
 }
 
 /** What `restart` keeps of a session to start it again (the `spec` column; ADR 0033). */
@@ -104,6 +107,10 @@ export async function createSession(ctx: DaemonContext, queue: Queue, spec: Sess
   } catch (err) {
     rmSync(sp.dir, { recursive: true, force: true });
     throw toAmuxError(err);
+  }
+  if (spec.dependencyFailed !== undefined) {
+    // The queue's own decision for a `--after` dependency that failed (ADR 0033), made at once.
+    return applyDecision(ctx, record, { status: 'failed', reason: 'dependency failed', error: spec.dependencyFailed });
   }
   queue.pump();
   return (await queue.started(id)) ?? ctx.store.getSession(id) ?? record;

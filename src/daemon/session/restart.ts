@@ -68,6 +68,9 @@ export function watchRestartPolicies(ctx: DaemonContext, queue: Queue): void {
   ctx.bus.on('change', (id: string) => {
     const s = ctx.store.getSession(id);
     if (!s?.restartPolicy || !isTerminal(s.status) || s.removedAt || handled.has(id)) return;
+    // A policy restarts a program that ended; one that never started (a dependency failed,
+    // ADR 0033, 0039) has nothing to run again until that dependency does.
+    if (s.startedAt === null) return;
     const spec = storedSpec(ctx, id);
     if (!spec) return;
     const ranMs = s.startedAt === null ? 0 : (s.endedAt ?? Date.now()) - s.startedAt;
