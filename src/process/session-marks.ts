@@ -1,4 +1,5 @@
 import { readdirSync } from 'node:fs';
+import { nsLastPid } from './pid-clock.js';
 import { readProc } from './proc-read.js';
 import { descendantsOf, isAlive, procStat, sessionOf, STAT } from './process-table.js';
 
@@ -73,10 +74,6 @@ export function scanMarks(tmuxSocket: string, sinceMs = 0, afterPid?: number): M
 export function newPids(afterPid: number | undefined, lastPid: number): (pid: number) => boolean {
   if (afterPid === undefined || !Number.isFinite(afterPid) || !Number.isFinite(lastPid)) return () => true;
   return lastPid >= afterPid ? (pid) => pid > afterPid && pid <= lastPid : (pid) => pid > afterPid || pid <= lastPid;
-}
-
-function nsLastPid(): number {
-  return Number(readProc('/proc/sys/kernel/ns_last_pid') ?? NaN);
 }
 
 /** The marked processes of every session (one pass over every process's environment). */

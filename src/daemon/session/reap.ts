@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { SessionRecord } from '../../core/records.js';
 import { isTerminal } from '../../core/status.js';
 import { childCount, isAlive, procStat, sessionOf, signalAll, STAT } from '../../process/process-table.js';
+import { pidClock, type PidMark } from '../../process/pid-clock.js';
 import { markedProcesses, scanMarks, sessionTree, type MarkScan } from '../../process/session-marks.js';
 import { DEFAULT_GRACE_MS, terminate } from '../../process/terminate.js';
 import { sessionPaths } from '../../paths.js';
@@ -9,6 +10,30 @@ import type { DaemonContext } from '../context.js';
 
 /** Sessions being reaped now: a second end of the same session waits for nothing. */
 const reaping = new Set<string>();
+
+/** Where the kernel's pid counter was when each session of this daemon was created. */
+const created = new WeakMap<DaemonContext, Map<string, PidMark>>();
+
+/** Notes the pid counter as session `id` is created: its reap reads only the processes forked since. */
+export function notePidMark(ctx: DaemonContext, id: string): void {
+  const mark = pidClock().now();
+  if (!mark) return;
+  let m = created.get(ctx);
+  if (!m) created.set(ctx, (m = new Map()));
+  m.set(id, mark);
+}
+
+/**
+ * The last pid given out before the oldest of `sessions` was created, when the processes forked
+ * since can be told apart (ADR 0027); undefined: one was created before this daemon started, or a
+ * whole round of pids passed since, and every process is read.
+ */
+function pidsSince(ctx: DaemonContext, sessions: readonly SessionRecord[]): number | undefined {
+  const m = created.get(ctx);
+  const marks = sessions.map((s) => m?.get(s.id));
+  if (marks.some((x) => x === undefined)) return undefined;
+  return pidClock().since(marks.reduce((a, b) => (a!.travelled <= b!.travelled ? a : b)));
+}
 
 /**
  * Ends whatever still runs of finished sessions (README "How it works": ends; ADR 0027): every
@@ -26,7 +51,7 @@ export async function reapSessions(ctx: DaemonContext, sessions: readonly Sessio
   try {
     // Only processes started since the oldest of these sessions began can carry their marks.
     const since = Math.min(...todo.map((s) => s.createdAt));
-    let lastPid: number | undefined;
+    let lastPid = pidsSince(ctx, todo);
     const find = () => {
       const scan = scanMarks(ctx.paths.tmuxSocket, since, lastPid);
       lastPid = scan.lastPid;
@@ -47,7 +72,10 @@ export async function reapSessions(ctx: DaemonContext, sessions: readonly Sessio
       mustKill: () => pids.length > 0,
     }, { signal: 'SIGTERM', graceMs });
   } finally {
-    for (const s of todo) reaping.delete(s.id);
+    for (const s of todo) {
+      reaping.delete(s.id);
+      if (s.removedAt || s.closedAt) created.get(ctx)?.delete(s.id); // a later reap (rm of a closed one) reads every process
+    }
   }
 }
 
