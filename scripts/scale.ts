@@ -4,7 +4,8 @@
  * measured in the same run: the daemon's CPU with nobody calling, its RSS, a churn of
  * SCALE_LOOPS loops of `amux run -w --rm` for SCALE_CHURN_S seconds against the same loops doing
  * `node -e 0` + `tmux new-session` + waiting for the command, the daemon's CPU per run, and `ps`
- * latency during the churn. SCALE_PROFILE=DIR starts the daemon under `node --cpu-prof` into DIR.
+ * latency during the churn. SCALE_PROFILE=DIR starts the daemon under `node --cpu-prof` into DIR;
+ * SCALE_DAEMON_FLAGS adds node flags to the daemon's.
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
@@ -30,7 +31,7 @@ async function main(): Promise<void> {
   try {
     const h = homes.home('a');
     // The daemon started by hand (as the launcher does), so that it can run under --cpu-prof.
-    const prof = profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
+    const prof = [...(profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : []), ...(process.env.SCALE_DAEMON_FLAGS?.split(' ').filter(Boolean) ?? [])];
     const entry = join(__dirname, '..', 'src', 'daemon', 'amuxd.js');
     spawn(process.execPath, [...prof, entry], { env: h.env, detached: true, stdio: 'ignore' }).unref();
     let daemon = 0;

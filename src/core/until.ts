@@ -6,7 +6,8 @@ import { AmuxError } from '../errors.js';
  * - `idle` / `working`: the session is in that status (or, with `after`, got there after that event);
  * - `output:REGEX`: REGEX matches the plain-text output after the cursor, or the screen;
  * - `attention`: the session asks for a person (or, with `after`, asked after that event; ADR 0034);
- * - `waiting` / `ready`: its program declared that state with `amux state` (with `after`: after that event).
+ * - `waiting` / `ready`: its program declared that state with `amux state` (with `after`: after that event);
+ * - `started`: the session is no longer `pending` (it runs, or ended without running; ADR 0040).
  */
 export type Until =
   | { kind: 'exited' }
@@ -15,6 +16,7 @@ export type Until =
   | { kind: 'attention' }
   | { kind: 'waiting' }
   | { kind: 'ready' }
+  | { kind: 'started' }
   | { kind: 'output'; regex: RegExp; source: string };
 
 /** Longest REGEX taken: the daemon runs it on every new piece of output. */
@@ -23,7 +25,7 @@ export const MAX_UNTIL_REGEX = 1000;
 /** Parses `--until` text; a bad one is one `invalid_argument` line saying what is accepted. */
 export function parseUntil(text: string | undefined): Until {
   if (text === undefined || text === 'exited') return { kind: 'exited' };
-  if (text === 'idle' || text === 'working' || text === 'attention' || text === 'waiting' || text === 'ready') return { kind: text };
+  if (text === 'idle' || text === 'working' || text === 'attention' || text === 'waiting' || text === 'ready' || text === 'started') return { kind: text };
   if (text.startsWith('output:')) {
     const source = text.slice('output:'.length);
     if (source === '') throw new AmuxError('invalid_argument', "--until output: needs a regular expression, e.g. --until 'output:ready|listening'");
@@ -36,7 +38,7 @@ export function parseUntil(text: string | undefined): Until {
     }
     return { kind: 'output', regex, source };
   }
-  throw new AmuxError('invalid_argument', `unknown --until '${text}': use exited, idle, working, attention, waiting, ready or output:REGEX`);
+  throw new AmuxError('invalid_argument', `unknown --until '${text}': use exited, idle, working, attention, waiting, ready, started or output:REGEX`);
 }
 
 /** The status an `idle`/`working` wait looks for; null for the others. */

@@ -17,7 +17,7 @@ export const sessionRef = z.string().min(1).describe('a session id, name or uniq
 export const command = z.string().min(1).optional().describe('a shell command line, run by bash (pipes, &&, globs work)');
 export const argv = z.array(z.string()).min(1).optional().describe('an exact argv instead of command: each word is passed literally');
 export const untilText = z.string().optional()
-  .describe("what to wait for: 'exited' (default; sessions and jobs), 'idle' (waiting for input), 'working', 'attention' (it asks for a person: a bell, a notification, amux state waiting), 'waiting' or 'ready' (declared by its program with amux state), or 'output:REGEX' (a match in the plain-text output, or on the screen); answered at once when it already holds");
+  .describe("what to wait for: 'exited' (default; sessions and jobs), 'idle' (waiting for input), 'working', 'attention' (it asks for a person: a bell, a notification, amux state waiting), 'waiting' or 'ready' (declared by its program with amux state), 'started' (no longer pending), or 'output:REGEX' (a match in the plain-text output, or on the screen); answered at once when it already holds");
 export const sessionStatuses = z.array(z.enum(SESSION_STATUSES));
 
 const nullableString = z.string().nullable();

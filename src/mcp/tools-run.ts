@@ -1,3 +1,4 @@
+import { START_BACKLOG } from '../protocol/sessions.js';
 import { Readable } from 'node:stream';
 import { z } from 'zod';
 import type { Client } from '../client/client.js';
@@ -60,7 +61,12 @@ export function runTools(ctx: ToolContext): ToolSpec[] {
           ...(client.remote ? { cwd: a.cwd, env: a.env, hostEnv: true } : { cwd: a.cwd ?? ctx.cwd, env: { ...ctx.env, ...a.env } }),
           timeoutMs: a.timeoutMs, idleTimeoutMs: a.idleTimeoutMs,
         });
-        if (!a.wait) return { session: brief(s) };
+        if (!a.wait) {
+          if (s.status !== 'pending' || s.reason !== START_BACKLOG) return { session: brief(s) };
+          // Every start slot was taken (ADR 0040): answered once it runs (or the budget ran out), as `amux run` does.
+          await waitWithin(client, extra, { ids: [s.id], until: 'started' }, a.budgetMs ?? DEFAULT_BUDGET_MS);
+          return { session: brief((await client.sessions.inspect(s.id)).session) };
+        }
         const w = await waitWithin(client, extra, { ids: [s.id] }, a.budgetMs ?? DEFAULT_BUDGET_MS);
         const session = brief((await client.sessions.inspect(s.id)).session);
         if (!w.done) return { done: false, cursor: w.cursor, session };

@@ -132,6 +132,9 @@ export interface SessionListQuery {
 }
 
 /** The answer of `GET /v1/sessions/{ref}`: the whole record. */
+/** The reason of a session created while every start slot was taken: it starts, in order, once tmux gets to it (ADR 0040). */
+export const START_BACKLOG = 'waits for tmux';
+
 export interface InspectView {
   session: SessionView;
   jobs: JobView[];

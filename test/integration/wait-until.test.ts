@@ -122,7 +122,7 @@ describe('wait --until', () => {
   test('bad requests: exit 2 with one line', async () => {
     const id = await idleShell(h);
     for (const [args, message] of [
-      [['--until', 'sleeping'], /unknown --until 'sleeping': use exited, idle, working, attention, waiting, ready or output:REGEX/],
+      [['--until', 'sleeping'], /unknown --until 'sleeping': use exited, idle, working, attention, waiting, ready, started or output:REGEX/],
       [['--until', 'output:('], /not a valid regular expression/],
       [['--since-offset', '3'], /sinceOffset is for --until output/],
     ] as const) {

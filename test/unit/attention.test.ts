@@ -53,6 +53,7 @@ describe('attention cleared by output', () => {
 describe('--until attention, waiting, ready', () => {
   test('are parsed; the error lists them', () => {
     for (const k of ['attention', 'waiting', 'ready'] as const) assert.deepEqual(parseUntil(k), { kind: k });
+    assert.deepEqual(parseUntil('started'), { kind: 'started' });
     assert.throws(() => parseUntil('needs-you'), /attention, waiting, ready/);
   });
 });

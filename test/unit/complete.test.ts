@@ -63,7 +63,7 @@ describe('completion: commands and flags from commander', () => {
     assert.deepEqual(await values(['history', '--status', 'failed,ex']), ['failed,expired']);
     assert.ok(!(await values(['ps', '--status', 'idle,'])).includes('idle,idle'), 'a status already listed is not offered again');
     assert.deepEqual(await values(['jobs', 'sh', '--status', '']), ['running', 'completed', 'failed', 'killed']);
-    assert.deepEqual(await values(['wait', 'x', '--until', '']), ['exited', 'idle', 'working', 'attention', 'waiting', 'ready', 'output:']);
+    assert.deepEqual(await values(['wait', 'x', '--until', '']), ['exited', 'idle', 'working', 'attention', 'waiting', 'ready', 'started', 'output:']);
     assert.ok((await values(['kill', '-s', ''])).includes('TERM'));
     assert.deepEqual(await values(['kill', '--signal', 'ki']), ['KILL']);
     assert.deepEqual(await values(['send', 'x', '--when', '']), ['idle', 'ready']);

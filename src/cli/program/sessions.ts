@@ -121,8 +121,8 @@ export function addSessionCommands(program: Command, { setExit, client, router, 
     .description('block until all have ended (or reached --until); exit with the first non-zero exit code (124 on --timeout)')
     .addArgument(targetArg('<ids...>', 'session ids, names or prefixes, or job ids job-<id>-<n>'))
     .addOption(hinted(
-      new Option('--until <state>', 'exited (default), idle, working, attention (a bell or notification, amux state waiting), waiting or ready (declared with amux state), or output:REGEX (sessions); returns at once when it already holds; exit 1 when a session ended without reaching it; exit 2 when one match of REGEX takes over 5s (one without backreferences and lookaround never does)'),
-      { kind: 'words', words: ['exited', 'idle', 'working', 'attention', 'waiting', 'ready', 'output:'] },
+      new Option('--until <state>', 'exited (default), idle, working, attention (a bell or notification, amux state waiting), waiting or ready (declared with amux state), started (no longer pending), or output:REGEX (sessions); returns at once when it already holds; exit 1 when a session ended without reaching it; exit 2 when one match of REGEX takes over 5s (one without backreferences and lookaround never does)'),
+      { kind: 'words', words: ['exited', 'idle', 'working', 'attention', 'waiting', 'ready', 'started', 'output:'] },
     ))
     .option('--after <event-id>', 'only a change after this event counts (a previous --json cursor, a send receipt eventId)', intOption('--after'))
     .option('--any', 'return when the first target gets there')

@@ -8,10 +8,11 @@ import { buildEnvFile, buildRcfile } from '../../shell/rcfile.js';
 import { chunkFilter } from '../../tmux/commands.js';
 import type { DaemonContext } from '../context.js';
 import { chunkBytesFor, JOB_STREAM_CHUNK, JOB_STREAM_KEEP } from '../output/log-files.js';
-import type { Queue } from './queue.js';
 import { resolveSession } from './refs.js';
 import { applyDecision } from './transitions.js';
 import { notePidMark } from './reap.js';
+import type { Queue } from './queue.js';
+import { START_BACKLOG } from '../../protocol/sessions.js';
 import { NO_ATTENTION } from '../../core/attention.js';
 
 /** A checked create request (api/validate.ts). */
@@ -115,7 +116,14 @@ export async function createSession(ctx: DaemonContext, queue: Queue, spec: Sess
     return applyDecision(ctx, record, { status: 'failed', reason: 'dependency failed', error: spec.dependencyFailed });
   }
   queue.pump();
-  return (await queue.started(id)) ?? ctx.store.getSession(id) ?? record;
+  const starting = queue.started(id);
+  if (starting) return starting;
+  // Not started now: it waits for a slot (maxLive, its group, `--after`, `--delay`) or, when every
+  // start slot is taken, for tmux (ADR 0040): answered at once, pending, and started in order.
+  const cur = ctx.store.getSession(id) ?? record;
+  if (cur.status !== 'pending' || cur.reason !== null || !queue.backlogged()) return cur;
+  ctx.store.updateSession(id, { reason: START_BACKLOG });
+  return { ...cur, reason: START_BACKLOG };
 }
 
 /** The spec a session was created with, to create it again (`restart`); null once it was removed. */

@@ -10,6 +10,13 @@ import { applyDecision } from './transitions.js';
  * It runs again whenever a session changes status, so a slot freed by a finished, stopped or
  * expired session is taken at once. Pending sessions are rows, so the queue survives a restart.
  */
+/**
+ * At most this many sessions are being started (a tmux session made) at once; the others wait in
+ * order as `pending` (ADR 0040). tmux makes sessions one at a time, so more at once only lengthens
+ * every start, and creates that wait on them time out instead of queueing.
+ */
+export const STARTS_AT_ONCE = 4;
+
 export class Queue {
   /** Sessions being started now (still `pending` in the store until their tmux session exists), with their group. */
   private readonly starting = new Map<string, string | null>();
@@ -40,7 +47,8 @@ export class Queue {
     this.schedule();
     const { store, settings } = this.ctx;
     const max = settings.maxLive;
-    let free = max === 0 ? Number.MAX_SAFE_INTEGER : max - store.countLive() - this.starting.size;
+    const slots = STARTS_AT_ONCE - this.starting.size;
+    let free = Math.min(slots, max === 0 ? Number.MAX_SAFE_INTEGER : max - store.countLive() - this.starting.size);
     if (free <= 0) return;
     const groups = new Map(store.listGroups().map((g) => [g.name, g.parallel]));
     // Counted only when a group exists: the queue runs on every status change.
@@ -95,6 +103,12 @@ export class Queue {
     }, Math.max(0, at - Date.now()) + 5);
     handle.unref();
     this.timer = { at, handle };
+  }
+
+  /** Every start slot is taken while maxLive would allow more: what waits now, waits for tmux. */
+  backlogged(): boolean {
+    const max = this.ctx.settings.maxLive;
+    return this.starting.size >= STARTS_AT_ONCE && (max === 0 || this.ctx.store.countLive() + this.starting.size < max);
   }
 
   /** The start of session `id`, when the queue is starting it now; undefined when it waits. */

@@ -80,7 +80,9 @@ class TargetWatch {
     let event: EventRecord | null = null;
     let match: string | null = null;
     const status = untilStatus(spec.until);
-    if (spec.until.kind === 'exited') {
+    if (spec.until.kind === 'started') {
+      reached = s.status !== 'pending'; // running, or ended without running (then `error` says why)
+    } else if (spec.until.kind === 'exited') {
       reached = isTerminal(s.status);
       if (reached) event = findEvent(ctx.store, s.id, { type: 'state_changed', to: TERMINAL });
     } else if (status) {
