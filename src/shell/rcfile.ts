@@ -12,6 +12,8 @@ export interface RcfileSpec {
   umask: number;
   jobsDir: string;
   exitsDir: string;
+  /** The daemon's pid file: the watchdog leaves the reap to a daemon that runs (ADR 0027). */
+  daemonPidFile: string;
   /** The job to run at the first prompt (the main command is job 1), or null for a shell session. */
   firstJob: number | null;
   /** The /bin/sh filter of `split` that keeps a captured job stream within its cap (see chunkFilter). */
@@ -51,7 +53,7 @@ __amux_exits=${q(spec.exitsDir)}
 __amux_jobs=${q(spec.jobsDir)}
 # The watchdog (ADR 0027, src/shell/watchdog.ts): when the pane closes while no daemon runs, it ends
 # whatever is left of the session (background jobs, amux's capture plumbing, what they left behind).
-command -p setsid -f "$BASH" --noprofile --norc /dev/fd/3 "$__amux_sid" "\${TMUX%%,*}" ${Math.ceil(DEFAULT_GRACE_MS / 1000)} "$$" </dev/null >/dev/null 2>&1 3<<'__AMUX_WATCHDOG__'
+command -p setsid -f "$BASH" --noprofile --norc /dev/fd/3 "$__amux_sid" "\${TMUX%%,*}" ${Math.ceil(DEFAULT_GRACE_MS / 1000)} "$$" ${q(spec.daemonPidFile)} </dev/null >/dev/null 2>&1 3<<'__AMUX_WATCHDOG__'
 ${WATCHDOG_SCRIPT}__AMUX_WATCHDOG__
 __amux_running=
 __amux_stopped_before=

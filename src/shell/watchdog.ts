@@ -1,5 +1,5 @@
 /**
- * The session's watchdog (ADR 0027), a bash script run as `bash /dev/fd/3 ID SOCKET GRACE SHELL` by
+ * The session's watchdog (ADR 0027), a bash script run as `bash /dev/fd/3 ID SOCKET GRACE SHELL PIDFILE` by
  * the rcfile (the script on fd 3, a here-document), in a Unix session of its own (`setsid -f`): no hangup reaches it,
  * `pause` does not stop it, and it is no child of the shell. It ends the session's processes when
  * no daemon is there to: once the pane's process (LEADER: the leader of SHELL's Unix session)
@@ -8,9 +8,12 @@
  * CONT (a paused process acts on it only once continued) to every process of that Unix session and
  * to every process marked AMUX_SESSION_ID=ID (with TMUX, when set, naming SOCKET), waits up to
  * GRACE seconds, then SIGKILLs what is left. One look a second while it waits, with no process
- * spawned: reads of /proc and a `read -t` on a pipe nobody writes.
+ * spawned: reads of /proc and a `read -t` on a pipe nobody writes. When the pane is gone while a
+ * daemon runs (PIDFILE names a live amux process), it leaves the reap to the daemon: a pass over
+ * every process's environment in bash, at every session's end, was most of a 2-core machine's CPU
+ * under churn (issue 20). Only processes started since the pane's have their environment read.
  */
-export const WATCHDOG_SCRIPT = `id=$1 sock=$2 grace=$3 shell=$4
+export const WATCHDOG_SCRIPT = `id=$1 sock=$2 grace=$3 shell=$4 pidfile=$5
 exec {w}<> <(:) </dev/null >/dev/null 2>&1
 cd / || exit 0 # it holds no directory of the session's
 # The leader of the shell's Unix session: the pane's process, the shell's parent, \`timeout\` (ADR 0010),
@@ -25,12 +28,17 @@ comm=\${line#*(}
 rest=\${line##*) }
 set -- $rest
 [[ \${comm%%)*} == timeout && $5 != 0 ]] || exit 0
+since=\${20}
 while read -r line < "/proc/$leader/stat"; do
   rest=\${line##*) }
   set -- $rest
   [[ $1 != Z && $5 != 0 ]] || break
   read -r -t 1 -u "$w" _
 done
+# A daemon runs (its pid file names a live amux process): it reaps this session as it records the end.
+if [[ -n $pidfile ]] && read -r dpid < "$pidfile" && [[ $dpid =~ ^[0-9]+$ ]] && mapfile -d '' -t cl < "/proc/$dpid/cmdline" && [[ \${cl[*]} == *amux* ]]; then
+  exit 0
+fi
 collect() {
   local f p line rest e v mine other
   pids=()
@@ -42,6 +50,7 @@ collect() {
     set -- $rest
     [[ $1 != Z ]] || continue
     if [[ $4 == "$leader" ]]; then pids+=("$p"); continue; fi
+    (( \${20} >= since )) || continue # older than the pane: it cannot carry the session's mark
     mapfile -d '' -t e < "$f/environ" || continue
     mine= other=
     for v in "\${e[@]}"; do

@@ -106,6 +106,7 @@ describe('buildRcfile', () => {
       cwd: join(base, hostile, 'cwd'),
       jobsDir: join(base, hostile, 'jobs'),
       exitsDir: join(base, hostile, 'exits'),
+      daemonPidFile: join(base, hostile, 'daemon.pid'),
       firstJob,
       umask: 0o022,
       streamChunkBytes: 4096,
