@@ -16,7 +16,7 @@ import { logLine } from '../log.js';
 export class ExitWatch {
   private watcher: FSWatcher | null = null;
 
-  constructor(private readonly ctx: DaemonContext, private readonly jobs: JobWatch, private readonly refresh: () => void) {}
+  constructor(private readonly ctx: DaemonContext, private readonly jobs: JobWatch, private readonly refresh: (id: string) => void) {}
 
   start(): void {
     try {
@@ -38,8 +38,8 @@ export class ExitWatch {
     const ref = parseExitFileName(name);
     if (!ref) return;
     if (ref.start) return this.jobs.onStartFile(ref.id, ref.seq);
-    // The shell itself exited: a refresh sees the dead pane now rather than at the next tick.
-    if (ref.seq === 0) return this.refresh();
+    // The shell itself exited: a refresh of its session sees the dead pane now rather than at the next tick.
+    if (ref.seq === 0) return this.refresh(ref.id);
     const s = this.ctx.store.getSession(ref.id);
     if (s && !isMainJob(s, ref.seq)) return this.jobs.onExitFile(ref.id, ref.seq);
     // A paused session's exit is seen when it is resumed (paused → completed is not a transition).

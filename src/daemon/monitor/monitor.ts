@@ -1,6 +1,6 @@
 import fnv from 'fnv-plus';
 import type { SessionRecord } from '../../core/records.js';
-import { isTerminal, LIVE_STATUSES } from '../../core/status.js';
+import { isLive, isTerminal, LIVE_STATUSES } from '../../core/status.js';
 import { decideStatus } from '../../core/status-rules.js';
 import { childCount } from '../../process/process-table.js';
 import { captureScript, listPanesArgs, parseCaptures, parsePanes, sourceStdinArgs, tmuxSessionName } from '../../tmux/commands.js';
@@ -43,7 +43,7 @@ export class Monitor {
   private readonly evidence: Evidence;
 
   constructor(private readonly ctx: DaemonContext, private readonly jobs: Jobs) {
-    this.exits = new ExitWatch(ctx, jobs.watch, () => void this.refresh().catch(() => undefined));
+    this.exits = new ExitWatch(ctx, jobs.watch, (id) => void this.refreshSession(id).catch(() => undefined));
     this.evidence = new Evidence(ctx, jobs);
   }
 
@@ -96,12 +96,23 @@ export class Monitor {
     return this.inflight;
   }
 
-  private async doRefresh(): Promise<void> {
+  /**
+   * A refresh of one session, for an end seen by the exit watch (its shell exited): the other
+   * sessions' looks are not redone for it (at 200 live sessions that was most of the daemon's CPU
+   * per `run --rm`). One under way may have listed the panes before the exit: this one follows it.
+   */
+  refreshSession(id: string): Promise<void> {
+    return this.inflight ? this.inflight.catch(() => undefined).then(() => this.doRefresh(id)) : this.doRefresh(id);
+  }
+
+  private async doRefresh(only?: string): Promise<void> {
     const { ctx } = this;
-    this.jobs.watch.sweep();
-    const live = ctx.store.listSessions({ statuses: [...LIVE_STATUSES] });
+    if (only === undefined) this.jobs.watch.sweep();
+    const all = only === undefined ? ctx.store.listSessions({ statuses: [...LIVE_STATUSES] }) : null;
+    const one = only === undefined ? null : ctx.store.getSession(only);
+    const live = all ?? (one && isLive(one.status) ? [one] : []);
     if (live.length === 0) {
-      this.lastRefreshAt = Date.now();
+      if (only === undefined) this.lastRefreshAt = Date.now();
       return;
     }
     const panesOut = await ctx.tmux.runIfServer(listPanesArgs());
@@ -132,7 +143,8 @@ export class Monitor {
       // Re-read inside the transaction: a kill or an exit may have changed rows while tmux answered.
       // Only sessions of the snapshot are decided: one that started after list-panes ran has no
       // pane in this listing and is not gone.
-      for (const s of ctx.store.listSessions({ statuses: [...LIVE_STATUSES] })) {
+      const rows = only === undefined ? ctx.store.listSessions({ statuses: [...LIVE_STATUSES] }) : [ctx.store.getSession(only)].filter((s): s is SessionRecord => s !== null && isLive(s.status));
+      for (const s of rows) {
         if (!seen.has(s.id)) continue;
         try {
           this.decide(s, panes.get(tmuxSessionName(s.id)), captures, moved.has(s.id), now);
@@ -142,7 +154,7 @@ export class Monitor {
         }
       }
     });
-    this.lastRefreshAt = Date.now();
+    if (only === undefined) this.lastRefreshAt = Date.now();
   }
 
   private decide(
