@@ -11,7 +11,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { Homes } from './bench/homes.js';
 import { envInt, pool, runOk, sleep } from './bench/measure.js';
-import { cpuSeconds, cpuWhile, floorRun, loopsFor, pct, rssMb, sampleReaders } from './bench/scale-phases.js';
+import { cpuSeconds, cpuWhile, floorRun, loopsFor, machineBusySeconds, pct, rssMb, sampleReaders } from './bench/scale-phases.js';
 
 const live = envInt('SCALE_LIVE', 200);
 const idleS = envInt('SCALE_IDLE_S', 20);
@@ -55,14 +55,18 @@ async function main(): Promise<void> {
     await runOk(['tmux', '-S', floorSock, '-f', '/dev/null', 'new-session', '-d', '-s', 'keep', 'sleep 3000'], h.env);
     homes.onCleanup(() => runOk(['tmux', '-S', floorSock, 'kill-server'], h.env).then(() => undefined));
     const floorReaders = sampleReaders(h);
+    const floorBusy0 = machineBusySeconds();
     const floor = await loopsFor(loops, churnS, (l, i) => floorRun(h.env, floorSock, COMMAND, `c${l}-${i}`));
+    const floorBusy = machineBusySeconds() - floorBusy0;
     const floorR = await floorReaders.stop();
 
     log(`amux churn: ${loops} loops × ${churnS} s of run -w --rm`);
     const spawned = async () => (JSON.parse((await h.amuxOk('daemon', 'status', '--json')).stdout) as { tmuxCalls?: { spawned: number } }).tmuxCalls?.spawned ?? NaN;
     const spawnedBefore = await spawned();
     const readers = sampleReaders(h);
+    const busy0 = machineBusySeconds();
     const churn = await cpuWhile([daemon, server], () => loopsFor(loops, churnS, () => h.amux('run', '-w', '--rm', '--', COMMAND)));
+    const busy = machineBusySeconds() - busy0;
     const r = await readers.stop();
     const runs = churn.result;
     const wrong = runs.filter((x) => x.code !== 3).length;
@@ -73,6 +77,7 @@ async function main(): Promise<void> {
     const aboveIdle = churn.seconds[0]! - (idle.seconds[0]! / idle.wallS) * churn.wallS;
     const forks = ((await spawned()) - spawnedBefore) / runs.length;
     row('daemon CPU per run -w --rm', `${f1((1000 * churn.seconds[0]!) / runs.length)} ms`, `${f1((1000 * aboveIdle) / runs.length)} ms above the idle rate; daemon at ${f1((100 * churn.seconds[0]!) / churn.wallS)} % of a core; tmux server ${f1((1000 * churn.seconds[1]!) / runs.length)} ms/run; ${f1(forks)} tmux processes/run`);
+    row('machine CPU per run (all processes)', `${f1((1000 * busy) / runs.length)} ms`, `floor ${f1((1000 * floorBusy) / floor.length)} ms per run (node -e 0 + tmux new-session + wait-for); both include the readers sampling ps`);
     const p = (xs: number[]) => `p50 ${xs.length ? pct(xs, 0.5).toFixed(0) : '-'} / p90 ${pct(xs, 0.9).toFixed(0)} / p99 ${pct(xs, 0.99).toFixed(0)} ms (n=${xs.length})`;
     row('ps during the churn', p(r.ps), `node -e 0: ${p(r.node)}; ps failures ${r.failures}`);
     row('ps during the floor churn', p(floorR.ps), `node -e 0: ${p(floorR.node)}`);

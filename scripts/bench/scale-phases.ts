@@ -74,3 +74,10 @@ export function sampleReaders(h: BenchHome): { stop: () => Promise<{ ps: number[
     },
   };
 }
+
+/** CPU time the whole machine spent busy so far (all CPUs, /proc/stat, in seconds): what a run costs everything it starts. */
+export function machineBusySeconds(): number {
+  const f = readFileSync('/proc/stat', 'latin1').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const idle = (f[3] ?? 0) + (f[4] ?? 0); // idle + iowait
+  return (f.reduce((a, b) => a + b, 0) - idle) / 100;
+}

@@ -66,8 +66,11 @@ export function nsLastPid(): number {
   return Number(readProc('/proc/sys/kernel/ns_last_pid') ?? NaN);
 }
 
-function pidMax(): number {
-  return Number(readProc('/proc/sys/kernel/pid_max') ?? NaN);
+let maxPid: number | undefined;
+/** `/proc/sys/kernel/pid_max`: pids are below it (read once). */
+export function pidMax(): number {
+  maxPid ??= Number(readProc('/proc/sys/kernel/pid_max') ?? NaN);
+  return maxPid;
 }
 
 /** The daemon's clock (one kernel counter per process): started on first use. */

@@ -1,5 +1,5 @@
 import { readdirSync } from 'node:fs';
-import { nsLastPid } from './pid-clock.js';
+import { nsLastPid, pidMax } from './pid-clock.js';
 import { readProc } from './proc-read.js';
 import { descendantsOf, isAlive, procStat, sessionOf, STAT } from './process-table.js';
 
@@ -44,13 +44,17 @@ export function scanMarks(tmuxSocket: string, sinceMs = 0, afterPid?: number): M
   const bySid = new Map<number, number[]>();
   const cutoffTicks = sinceMs > 0 ? Math.floor((sinceMs - START_SLACK_MS - bootMs()) / 10) : 0;
   const lastPid = nsLastPid();
-  const names = readdirSync('/proc');
-  const isNew = newPids(afterPid, nsLastPid()); // read after the listing: every pid it holds was given out by then
+  // Few pids given out since `afterPid`: each is looked up, and /proc (every process) is not listed.
+  const range = pidRange(afterPid, lastPid, RANGE_MAX);
+  const names = range ?? readdirSync('/proc');
+  const isNew = range ? () => true : newPids(afterPid, nsLastPid()); // read after the listing: every pid it holds was given out by then
   for (const name of names) {
     const c = name.charCodeAt(0);
     if (c < 48 || c > 57 || !isNew(Number(name))) continue;
     const st = procStat(name);
     if (!st || st.fields[STAT.state] === 'Z') continue;
+    // A pid of the range may be a thread's (/proc has them too, unlisted): only processes count.
+    if (range && /^Tgid:\s+(\d+)/m.exec(readProc(`/proc/${name}/status`) ?? '')?.[1] !== name) continue;
     const sid = Number(st.fields[STAT.session]);
     const list = bySid.get(sid);
     if (list) list.push(Number(name));
@@ -74,6 +78,25 @@ export function scanMarks(tmuxSocket: string, sinceMs = 0, afterPid?: number): M
 export function newPids(afterPid: number | undefined, lastPid: number): (pid: number) => boolean {
   if (afterPid === undefined || !Number.isFinite(afterPid) || !Number.isFinite(lastPid)) return () => true;
   return lastPid >= afterPid ? (pid) => pid > afterPid && pid <= lastPid : (pid) => pid > afterPid || pid <= lastPid;
+}
+
+/** Up to this many pids given out since a pass are looked up one by one rather than listing /proc. */
+const RANGE_MAX = 2048;
+
+/**
+ * The pids given out after `afterPid` up to `lastPid` (wrapping at pid_max), as /proc names, when
+ * they are at most `max`; null otherwise (or when either is unknown): then /proc is listed.
+ */
+export function pidRange(afterPid: number | undefined, lastPid: number, max: number, top = pidMax()): string[] | null {
+  if (afterPid === undefined || !Number.isFinite(afterPid) || !Number.isFinite(lastPid) || !(top > 0)) return null;
+  const span = lastPid >= afterPid ? lastPid - afterPid : top - 1 - afterPid + lastPid;
+  if (span > max) return null;
+  const out: string[] = [];
+  for (let p = afterPid + 1, n = 0; n < span; n++, p++) {
+    if (p >= top) p = 1;
+    out.push(String(p));
+  }
+  return out;
 }
 
 /** The marked processes of every session (one pass over every process's environment). */

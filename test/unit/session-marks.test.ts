@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { describe, test } from 'node:test';
 import { childrenOf, isAlive as isAliveNow, sessionMembers, sessionOf } from '../../src/process/process-table.js';
-import { markOf, newPids, scanMarks, sessionTree } from '../../src/process/session-marks.js';
+import { markOf, newPids, pidRange, scanMarks, sessionTree } from '../../src/process/session-marks.js';
 
 const env = (...vars: string[]) => `${vars.join('\0')}\0`;
 
@@ -122,5 +122,16 @@ describe('scanMarks with afterPid: a second pass reads only what was forked sinc
     const second = scanMarks(sock, 0, first.lastPid);
     assert.deepEqual(second.marked.get('scan0004'), [fresh]);
     assert.equal(second.marked.get('scan0003'), undefined);
+  });
+});
+
+describe('pidRange: the pids given out since a pass, looked up one by one when few', () => {
+  test('no wrap, wrap at pid_max, too many, unknown', () => {
+    assert.deepEqual(pidRange(10, 13, 100, 32768), ['11', '12', '13']);
+    assert.deepEqual(pidRange(32765, 2, 100, 32768), ['32766', '32767', '1', '2']);
+    assert.deepEqual(pidRange(5, 5, 100, 32768), []);
+    assert.equal(pidRange(10, 5000, 100, 32768), null);
+    assert.equal(pidRange(undefined, 5, 100, 32768), null);
+    assert.equal(pidRange(5, NaN, 100, 32768), null);
   });
 });
