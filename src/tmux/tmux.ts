@@ -1,3 +1,4 @@
+import { accessSync, constants, statSync } from 'node:fs';
 import type { execa as Execa } from 'execa';
 import { AmuxError } from '../errors.js';
 import { ControlClient, ControlGone } from './control-client.js';
@@ -22,6 +23,22 @@ const ANSWER_MS = 20_000;
 /** Commands that change nothing: run again as a process when the control client ended before answering. */
 const READS = new Set(['list-panes', 'list-sessions', 'capture-pane', 'display-message', 'show-options']);
 
+/** `name`'s first executable on PATH, as a spawn would find it; `name` itself when it holds a `/` or is not found. */
+export function onPath(name: string, path = process.env.PATH ?? ''): string {
+  if (name.includes('/')) return name;
+  for (const dir of path.split(':')) {
+    if (!dir.startsWith('/')) return name; // a relative entry depends on the directory of the moment: left to the spawn
+    const file = `${dir}/${name}`;
+    try {
+      accessSync(file, constants.X_OK);
+      if (statSync(file).isFile()) return file;
+    } catch {
+      /* not here */
+    }
+  }
+  return name;
+}
+
 /** After a control client failed to start, calls are processes for this long before it is tried again. */
 const RECONNECT_MS = 5_000;
 
@@ -45,11 +62,16 @@ export class Tmux {
   private failedAt = 0;
   private closed = false;
 
+  /** The tmux program, looked up on PATH once: a call then execs it at once instead of trying each PATH entry. */
+  readonly bin: string;
+
   constructor(
     readonly socket: string,
-    readonly bin = 'tmux',
+    bin = 'tmux',
     private readonly useControl = true,
-  ) {}
+  ) {
+    this.bin = onPath(bin);
+  }
 
   /** Runs one tmux command line; `lenient` returns stdout even when a chained command failed. */
   async run(args: readonly string[], opts: { input?: string; lenient?: boolean } = {}): Promise<string> {

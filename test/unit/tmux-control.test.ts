@@ -7,7 +7,7 @@ import { ControlParser, type ControlBlock } from '../../src/tmux/control-parser.
 import { controlLine, quoteWord } from '../../src/tmux/control-line.js';
 import { newSessionArgs, sendTextArgs, killSessionsArgs, tmuxLiteral } from '../../src/tmux/commands.js';
 import { CONTROL_SESSION } from '../../src/tmux/control-client.js';
-import { Tmux, TmuxCommandError } from '../../src/tmux/tmux.js';
+import { onPath, Tmux, TmuxCommandError } from '../../src/tmux/tmux.js';
 
 function parse(chunks: (string | Buffer)[]): { blocks: ControlBlock[]; notices: string[] } {
   const blocks: ControlBlock[] = [];
@@ -198,4 +198,19 @@ test('the hidden control session ends within seconds of a daemon killed by SIGKI
     }
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+describe('onPath: the tmux program looked up once', () => {
+  test('the first executable file on PATH; a name with a slash, or none found, as given', async () => {
+    const { writeFileSync, mkdirSync } = await import('node:fs');
+    const dir = mkdtempSync('/tmp/amux-onpath-');
+    mkdirSync(`${dir}/a`);
+    mkdirSync(`${dir}/b`);
+    writeFileSync(`${dir}/a/tool`, 'not executable', { mode: 0o644 });
+    writeFileSync(`${dir}/b/tool`, '#!/bin/sh\n', { mode: 0o755 });
+    assert.equal(onPath('tool', `${dir}/a:${dir}/b`), `${dir}/b/tool`);
+    assert.equal(onPath('./tool', `${dir}/b`), './tool');
+    assert.equal(onPath('nothere', `${dir}/a:${dir}/b`), 'nothere');
+    assert.equal(onPath('tool', `rel:${dir}/b`), 'tool'); // a relative entry first: left to the spawn
+  });
 });
