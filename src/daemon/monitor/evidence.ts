@@ -53,10 +53,12 @@ export class Evidence {
       elapsedMs: prev ? Math.max(now - prev.at, QUICK_MS) : QUICK_MS,
       quietMs: now - quietSince,
     }, jobRunning ? null : s.pid);
+    // A look that stood for this one (none of its threads ran: ADR 0039) has the same ticks.
+    const same = prev !== undefined && prev.fg === fg;
     rt.look = {
-      pgid: fg.pgid, at: now, bytes, quietSince,
-      procs: new Map(fg.procs.map((p) => [p.pid, p.ticks])),
-      threads: new Map(fg.procs.flatMap((p) => p.threads.map((t) => [t.tid, t.ticks] as const))),
+      pgid: fg.pgid, at: now, bytes, quietSince, fg,
+      procs: same ? prev.procs : new Map(fg.procs.map((p) => [p.pid, p.ticks])),
+      threads: same ? prev.threads : new Map(fg.procs.flatMap((p) => p.threads.map((t) => [t.tid, t.ticks] as const))),
     };
     rt.foreground = foregroundName(fg.procs, j, s.pid);
     return j.activity;
