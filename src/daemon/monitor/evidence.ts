@@ -2,6 +2,7 @@ import { foregroundName, judgeForeground, type Activity } from '../../core/activ
 import type { SessionRecord } from '../../core/records.js';
 import { quickDecision } from '../../core/status-rules.js';
 import { readForeground } from '../../process/foreground.js';
+import { sessionsIn } from '../../store/snapshot.js';
 import { runtimeOf, type DaemonContext } from '../context.js';
 import type { Jobs } from '../job/jobs.js';
 import { mainExit } from '../output/exit-files.js';
@@ -76,8 +77,10 @@ export class Evidence {
     const t0 = performance.now();
     this.lastQuickAt = Date.now();
     try {
+      // Read just before the transaction, in the same synchronous turn: from memory while no row changed.
+      const working = sessionsIn(ctx.store, ['working']);
       ctx.store.tx(() => {
-        for (const s of ctx.store.listSessions({ statuses: ['working'] })) {
+        for (const s of working) {
           // Also one no refresh has seen yet: a program may read the terminal within its first second.
           if (isSessionLocked(s.id)) continue;
           const activity = this.look(s, this.jobRunning(s));

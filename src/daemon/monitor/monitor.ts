@@ -12,6 +12,7 @@ import { markLog } from '../output/log-times.js';
 import { reportError } from '../session/errors.js';
 import { isSessionLocked } from '../session/lock.js';
 import { applyDecision } from '../session/transitions.js';
+import { sessionsIn } from '../../store/snapshot.js';
 import { lookForAttention } from './attention-look.js';
 import { Evidence, QUICK_MS } from './evidence.js';
 import { ExitWatch } from './exit-watch.js';
@@ -99,7 +100,7 @@ export class Monitor {
   private async doRefresh(): Promise<void> {
     const { ctx } = this;
     this.jobs.watch.sweep();
-    const live = ctx.store.listSessions({ statuses: [...LIVE_STATUSES] });
+    const live = sessionsIn(ctx.store, LIVE_STATUSES);
     if (live.length === 0) {
       this.lastRefreshAt = Date.now();
       return;
@@ -128,11 +129,13 @@ export class Monitor {
 
     const now = Date.now();
     const seen = new Set(live.map((s) => s.id));
+    // Re-read after tmux answered, in the transaction's synchronous turn: a kill or an exit may have
+    // changed rows meanwhile (from memory when no row changed, ADR 0039). Only sessions of the
+    // snapshot are decided: one that started after list-panes ran has no pane in this listing and
+    // is not gone.
+    const current = sessionsIn(ctx.store, LIVE_STATUSES);
     ctx.store.tx(() => {
-      // Re-read inside the transaction: a kill or an exit may have changed rows while tmux answered.
-      // Only sessions of the snapshot are decided: one that started after list-panes ran has no
-      // pane in this listing and is not gone.
-      for (const s of ctx.store.listSessions({ statuses: [...LIVE_STATUSES] })) {
+      for (const s of current) {
         if (!seen.has(s.id)) continue;
         try {
           this.decide(s, panes.get(tmuxSessionName(s.id)), captures, moved.has(s.id), now);
