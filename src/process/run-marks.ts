@@ -1,4 +1,4 @@
-import { readProc } from './proc-read.js';
+import { readHeld } from './held-read.js';
 
 /**
  * Whether the processes of a look have been on a CPU since (ADR 0039). A thread's
@@ -24,7 +24,7 @@ export function newMarks(): RunMarks {
  * Reads and keeps the mark of the thread at `task` (`/proc/PID` or `/proc/PID/task/TID`); false
  * when it cannot be read (the thread is gone), and then the look cannot be reused.
  */
-export function addMark(m: RunMarks, task: string, read: (path: string) => string | null = readProc): boolean {
+export function addMark(m: RunMarks, task: string, read: (path: string) => string | null = readHeld): boolean {
   const path = `${task}/schedstat`;
   const text = read(path);
   if (text === null) return false;
@@ -37,7 +37,7 @@ export function addMark(m: RunMarks, task: string, read: (path: string) => strin
  * True when no thread of the marks has run since they were read: every file reads the same. A
  * thread gone (unreadable) has changed. Stops at the first difference.
  */
-export function unrun(m: RunMarks, read: (path: string) => string | null = readProc): boolean {
+export function unrun(m: RunMarks, read: (path: string) => string | null = readHeld): boolean {
   if (m.paths.length === 0) return false;
   for (let i = 0; i < m.paths.length; i++) if (read(m.paths[i]!) !== m.marks[i]) return false;
   return true;
@@ -64,7 +64,7 @@ export function canReuse(
   shell: number,
   jobRunning: boolean,
   now: number,
-  read: (path: string) => string | null = readProc,
+  read: (path: string) => string | null = readHeld,
 ): boolean {
   if (!prev || !prev.marks || prev.shell !== shell || prev.jobRunning !== jobRunning) return false;
   if (now - prev.readAt >= REUSE_MAX_MS || now < prev.readAt) return false;

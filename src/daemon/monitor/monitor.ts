@@ -198,7 +198,8 @@ export class Monitor {
         paneDeadSignal: pane?.deadSignal ?? null,
         mainExit: mainExitCode,
         jobRunning,
-        children: pane && !pane.dead && s.pid ? childCount(s.pid) : 0,
+        // Read only where decideStatus asks (no job, and the kernel did not tell): ADR 0039.
+        children: pane && !pane.dead && s.pid && !jobRunning && (activity?.verdict ?? 'unknown') === 'unknown' ? childCount(s.pid) : 0,
         outputChanged: outputChanged && newBytes,
       },
       { now, lastActivityAt, idleThresholdMs: ctx.settings.idleThresholdMs },
