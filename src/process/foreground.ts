@@ -2,7 +2,7 @@ import { readdirSync } from 'node:fs';
 import { readProc } from './proc-read.js';
 import { settles, type ProcessSample, type ThreadSample } from '../core/activity.js';
 import { decodeSyscall, waitKind, type Target, type WaitKind } from '../core/waits.js';
-import { openTargets, waitTargets } from './descriptors.js';
+import { openTargets, unsureCount, waitTargets } from './descriptors.js';
 import { procStat, STAT } from './process-table.js';
 import { addMark, canReuse, newMarks, type RunMarks } from './run-marks.js';
 
@@ -183,6 +183,7 @@ export function readForeground(shell: number, jobRunning = true, before?: Before
   }
   const procs: ProcessSample[] = [];
   let rchar: number | null = null;
+  const unsureBefore = unsureCount();
   // Only the shell when it owns the terminal: its one thread's mark then covers what is read.
   if (pgid === shell && Number(sh.fields[STAT.threads]) > 1) marking.whole = false;
   for (const { pid, st, tids } of pgid === shell ? [{ pid: shell, st: sh, tids: undefined }] : tree(shell, sh, marking)) {
@@ -194,5 +195,7 @@ export function readForeground(shell: number, jobRunning = true, before?: Before
       if (io) rchar = (rchar ?? 0) + Number(io[1]);
     }
   }
-  return { pgid, procs, rchar, ...base, marks: marking.whole ? marking.marks : null };
+  // A socket not yet in the tables may be found listening at the next look: that one reads again.
+  const sure = unsureCount() === unsureBefore;
+  return { pgid, procs, rchar, ...base, marks: marking.whole && sure ? marking.marks : null };
 }
