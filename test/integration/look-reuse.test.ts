@@ -11,11 +11,11 @@ import { installed } from '../helpers/programs.js';
  * marks, would keep them `working (sleeping)` for good. Each must be seen sleeping, then idle.
  */
 const CASES = [
-  { name: 'python3: sleep, then input()', needs: ['python3'], command: `python3 -c 'import time; time.sleep(3); input("? ")'` },
+  { name: 'python3: sleep, then input()', needs: ['python3'], command: `python3 -c 'import time; time.sleep(4); input("? ")'` },
   {
     name: 'node: a timer, then a question (threads that never run)',
     needs: ['node'],
-    command: `node -e 'setTimeout(() => require("readline").createInterface({ input: process.stdin, output: process.stdout }).question("? ", () => {}), 3000)'`,
+    command: `node -e 'setTimeout(() => require("readline").createInterface({ input: process.stdin, output: process.stdout }).question("? ", () => {}), 4000)'`,
   },
 ];
 
