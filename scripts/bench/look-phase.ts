@@ -28,13 +28,14 @@ async function afterLook(dist: string, home: string): Promise<LookFn> {
   const act = await import(join(dist, 'src/core/activity.js'));
   const logs = await import(join(dist, 'src/daemon/output/log-files.js'));
   const paths = await import(join(dist, 'src/paths.js'));
-  const memory = new Map<number, { pgid: number; procs: Map<number, number>; threads: Map<number, number> }>();
+  const memory = new Map<number, { pgid: number; procs: Map<number, number>; threads: Map<number, number>; fg: unknown }>();
   return (shell, id) => {
     const f = fg.readForeground(shell, true, memory.get(shell));
     if (!f) return;
     const j = act.judgeForeground(f.procs, { ticks: memory.get(shell) ?? null, elapsedMs: 250, quietMs: 0 }, null);
+    // The look itself is kept, as the daemon keeps it: it stands for the next while nothing ran (ADR 0041).
     memory.set(shell, {
-      pgid: f.pgid,
+      pgid: f.pgid, fg: f,
       procs: new Map(f.procs.map((p: any) => [p.pid, p.ticks])),
       threads: new Map(f.procs.flatMap((p: any) => p.threads.map((t: any) => [t.tid, t.ticks]))),
     });
@@ -43,10 +44,15 @@ async function afterLook(dist: string, home: string): Promise<LookFn> {
   };
 }
 
-/** The look of amux before issue 19 (one process-level sample per member; `waitsIndefinitely`). */
-async function beforeLook(dist: string): Promise<LookFn> {
+/**
+ * The look of another build: before issue 19 (one process-level sample per member;
+ * `waitsIndefinitely`), else the same calls as this tree's (a build before ADR 0041 ignores the
+ * kept look).
+ */
+async function beforeLook(dist: string, home: string): Promise<LookFn> {
   const fg = await import(join(dist, 'src/process/foreground.js'));
   const act = await import(join(dist, 'src/core/activity.js'));
+  if (!act.waitsIndefinitely) return afterLook(dist, home);
   const decode = (line: string | null) => act.waitsIndefinitely(process.arch, line);
   return (shell) => {
     const f = fg.readForeground(shell, decode, true);
@@ -80,7 +86,7 @@ export async function lookPhase(h: BenchHome, n: number, rounds: number, beforeD
   }
   const dist = join(__dirname, '..', '..');
   const looks: [string, LookFn][] = [['after', await afterLook(dist, h.dir)]];
-  if (beforeDist) looks.push(['before', await beforeLook(beforeDist)]);
+  if (beforeDist) looks.push(['before', await beforeLook(beforeDist, h.dir)]);
   const samples = new Map<string, number[]>(looks.map(([k]) => [k, []]));
   for (const [, look] of looks) for (const [id, shell] of shells) look(shell, id); // the first look of each has no previous one
   for (let r = 0; r < rounds; r++) {

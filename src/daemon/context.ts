@@ -6,6 +6,7 @@ import type { ScanState } from '../core/attention-scan.js';
 import type { Settings } from '../core/settings.js';
 import type { Decision } from '../core/status-rules.js';
 import type { AmuxPaths } from '../paths.js';
+import type { Foreground } from '../process/foreground.js';
 import { openDatabase } from '../store/database.js';
 import { Store } from '../store/session-store.js';
 import { Tmux } from '../tmux/tmux.js';
@@ -57,6 +58,8 @@ export interface LookMemory {
   bytes: number | null;
   /** Since when `bytes` has not changed. */
   quietSince: number;
+  /** The look's samples, which stand for the next look while none of its threads has run (ADR 0041). */
+  fg?: Foreground;
 }
 
 /** Everything the daemon's parts share. */

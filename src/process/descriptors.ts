@@ -140,6 +140,12 @@ const SNAPSHOT_TTL_MS = 10_000;
 const SNAPSHOT_MIN_MS = 250;
 /** Set by a lookup that found a socket the snapshot does not know yet (too soon to read the tables again). */
 let unsure = false;
+let unsureLookups = 0;
+
+/** How many lookups found a socket the tables did not know yet: a look that made one is not reused (ADR 0041). */
+export function unsureCount(): number {
+  return unsureLookups;
+}
 
 function listeningOf(pid: number, inodes: string[]): Set<string> {
   const now = Date.now();
@@ -151,7 +157,10 @@ function listeningOf(pid: number, inodes: string[]): Set<string> {
     // Every inode of this read is known, so that one not in the tables is not looked up again and again.
     snapshot = { listening: listeningInodes(tcp, unix), known: new Set([...allInodes(tcp, 9), ...allInodes(unix, 6), ...inodes]), at: now };
   }
-  if (inodes.some((i) => !snapshot!.known.has(i))) unsure = true;
+  if (inodes.some((i) => !snapshot!.known.has(i))) {
+    unsure = true;
+    unsureLookups++;
+  }
   return new Set(inodes.filter((i) => snapshot!.listening.has(i)));
 }
 

@@ -2,8 +2,9 @@ import { readdirSync } from 'node:fs';
 import { readProc } from './proc-read.js';
 import { settles, type ProcessSample, type ThreadSample } from '../core/activity.js';
 import { decodeSyscall, waitKind, type Target, type WaitKind } from '../core/waits.js';
-import { openTargets, waitTargets } from './descriptors.js';
+import { openTargets, unsureCount, waitTargets } from './descriptors.js';
 import { procStat, STAT } from './process-table.js';
+import { addMark, canReuse, newMarks, type RunMarks } from './run-marks.js';
 
 /** The terminal's foreground process group of a session, as the kernel shows it (ADR 0015). */
 export interface Foreground {
@@ -16,6 +17,12 @@ export interface Foreground {
    * socket at once; null when none does (only then is it read).
    */
   rchar: number | null;
+  /** The shell looked at, whether a job of amux ran, and when: what a reuse must match (ADR 0041). */
+  shell: number;
+  jobRunning: boolean;
+  readAt: number;
+  /** The schedstat of every thread of the shell and its descendants before this look read them; null: not reusable. */
+  marks: RunMarks | null;
 }
 
 /** A small /proc file, through the one reused buffer (ADR 0038). */
@@ -56,10 +63,20 @@ function remember(tid: number, w: Wait): Wait {
   return w;
 }
 
+/** A reused look's waits stay remembered as if read again (for a `restart_syscall` after a long sleep). */
+function keepWaits(procs: readonly ProcessSample[], now: number): void {
+  for (const p of procs) for (const t of p.threads) {
+    const w = lastWaits.get(t.tid);
+    if (w) w.at = now;
+  }
+}
+
 /** The previous look at a foreground group: its pgid, and its members' CPU ticks then. */
 export interface Before {
   pgid: number;
   procs: ReadonlyMap<number, number>;
+  /** The previous look itself, which stands for this one when none of its threads has run since (ADR 0041). */
+  fg?: Foreground;
 }
 
 const ticksOf = (f: string[]) => Number(f[STAT.utime]) + Number(f[STAT.stime]);
@@ -70,7 +87,7 @@ const ticksOf = (f: string[]) => Number(f[STAT.utime]) + Number(f[STAT.stime]);
  * look (`before`, its ticks then) and the main thread's wait settles what it does; the others'
  * waits only when it does not (a main thread in `join()`).
  */
-function threadsOf(pid: number, fields: string[], arch: string, before: number | undefined): ThreadSample[] {
+function threadsOf(pid: number, fields: string[], arch: string, before: number | undefined, tids?: string[]): ThreadSample[] {
   const sample = (tid: number, f: string[], task: string, readWait = true): ThreadSample => {
     const state = f[STAT.state]!;
     const w: Wait = state === 'S' && readWait ? waitOf(pid, task, tid, arch) : { wait: state === 'D' ? 'disk' : 'unknown', on: null };
@@ -82,7 +99,7 @@ function threadsOf(pid: number, fields: string[], arch: string, before: number |
   const settled = main !== null && settles(main);
   if (settled && before === ticksOf(fields)) return [main];
   const out: ThreadSample[] = main ? [main] : [];
-  for (const tid of tasksOf(pid)) {
+  for (const tid of tids ?? tasksOf(pid)) {
     if (Number(tid) === pid) continue;
     const st = procStat(`${pid}/task/${tid}`);
     if (st) out.push(sample(Number(tid), st.fields, `/proc/${pid}/task/${tid}`, !settled));
@@ -94,21 +111,39 @@ type Stat = NonNullable<ReturnType<typeof procStat>>;
 
 /**
  * The shell and its descendants, parents first, each with its `stat` read once: a process with one
- * thread has its children in `task/PID/children`, read without listing its tasks.
+ * thread has its children in `task/PID/children`, read without listing its tasks. Each thread's
+ * run mark is read into `marks` before its stat (ADR 0041); `marks.whole` turns false when one
+ * could not be read.
  */
-function tree(shell: number, sh: Stat): { pid: number; st: Stat }[] {
-  const out = [{ pid: shell, st: sh }];
+function tree(shell: number, sh: Stat, marks: Marking): { pid: number; st: Stat; tids?: string[] }[] {
+  const out: { pid: number; st: Stat; tids?: string[] }[] = [{ pid: shell, st: sh }];
   for (let i = 0; i < out.length; i++) {
-    const { pid, st } = out[i]!;
-    const tids = Number(st.fields[STAT.threads]) <= 1 ? [String(pid)] : tasksOf(pid);
+    const node = out[i]!;
+    const { pid, st } = node;
+    let tids = [String(pid)];
+    if (Number(st.fields[STAT.threads]) > 1) {
+      tids = node.tids = tasksOf(pid);
+      for (const tid of tids) if (Number(tid) !== pid) marks.mark(`/proc/${pid}/task/${tid}`);
+    }
     for (const tid of tids) {
       for (const child of (read(`/proc/${pid}/task/${tid}/children`) ?? '').split(' ')) {
-        const cst = child ? procStat(child) : null;
+        if (!child) continue;
+        marks.mark(`/proc/${child}`);
+        const cst = procStat(child);
         if (cst) out.push({ pid: Number(child), st: cst });
       }
     }
   }
   return out;
+}
+
+/** Run marks being read, and whether every one could be. */
+class Marking {
+  readonly marks = newMarks();
+  whole = true;
+  mark(task: string): void {
+    if (!addMark(this.marks, task)) this.whole = false;
+  }
 }
 
 function tasksOf(pid: number): string[] {
@@ -123,29 +158,44 @@ function tasksOf(pid: number): string[] {
  * The foreground group of the terminal of `shell` (a session's bash): found from the shell's
  * `tpgid`, among the shell and its descendants, with no scan of /proc and no process spawned;
  * every thread of each member, and what each waits on. null when the shell is gone. `before`: the
- * previous look's group and CPU ticks per member, which spare reading idle threads again.
+ * previous look's group and CPU ticks per member, which spare reading idle threads again; and the
+ * previous look itself, returned as it is when no thread of the shell's tree has run since
+ * (ADR 0041: a thread that has not run has changed nothing a look reads).
  */
 export function readForeground(shell: number, jobRunning = true, before?: Before, arch: string = process.arch): Foreground | null {
+  const now = Date.now();
+  if (canReuse(before?.fg, shell, jobRunning, now)) {
+    keepWaits(before!.fg!.procs, now);
+    return before!.fg!;
+  }
+  const marking = new Marking();
+  marking.mark(`/proc/${shell}`);
   const sh = procStat(shell);
   if (!sh) return null;
   const pgid = Number(sh.fields[STAT.tpgid]);
+  const base = { shell, jobRunning, readAt: now };
   if (pgid === shell && !jobRunning) {
     // The shell owns the terminal and runs no job of amux's: at its prompt (reading the terminal)
     // unless it computes a builtin. Its state alone tells; nothing more is read.
     const state = sh.fields[STAT.state]!;
     const thread: ThreadSample = { tid: shell, state, wait: 'descriptors', on: ['terminal'], ticks: ticksOf(sh.fields) };
-    return { pgid, procs: [{ pid: shell, comm: sh.comm, ticks: thread.ticks, threads: [thread] }], rchar: null };
+    return { pgid, procs: [{ pid: shell, comm: sh.comm, ticks: thread.ticks, threads: [thread] }], rchar: null, ...base, marks: null };
   }
   const procs: ProcessSample[] = [];
   let rchar: number | null = null;
-  for (const { pid, st } of pgid === shell ? [{ pid: shell, st: sh }] : tree(shell, sh)) {
+  const unsureBefore = unsureCount();
+  // Only the shell when it owns the terminal: its one thread's mark then covers what is read.
+  if (pgid === shell && Number(sh.fields[STAT.threads]) > 1) marking.whole = false;
+  for (const { pid, st, tids } of pgid === shell ? [{ pid: shell, st: sh, tids: undefined }] : tree(shell, sh, marking)) {
     if (Number(st.fields[STAT.pgrp]) !== pgid || st.fields[STAT.state] === 'Z') continue;
-    const threads = threadsOf(pid, st.fields, arch, before?.pgid === pgid ? before.procs.get(pid) : undefined);
+    const threads = threadsOf(pid, st.fields, arch, before?.pgid === pgid ? before.procs.get(pid) : undefined, tids);
     procs.push({ pid, comm: st.comm, ticks: ticksOf(st.fields), threads });
     if (threads.some((t) => t.on?.includes('terminal') && t.on.includes('socket'))) {
       const io = /^rchar: (\d+)/m.exec(read(`/proc/${pid}/io`) ?? '');
       if (io) rchar = (rchar ?? 0) + Number(io[1]);
     }
   }
-  return { pgid, procs, rchar };
+  // A socket not yet in the tables may be found listening at the next look: that one reads again.
+  const sure = unsureCount() === unsureBefore;
+  return { pgid, procs, rchar, ...base, marks: marking.whole && sure ? marking.marks : null };
 }

@@ -16,7 +16,7 @@ function loadExeca(): Promise<typeof Execa> {
  * answered yet holds a socket in it. Beyond this, calls wait in the daemon (backpressure), instead
  * of piling up clients that make a busy server slower still (ADR 0007).
  */
-const MAX_CLIENTS = 4;
+const MAX_CLIENTS = 8;
 /** A tmux call that has not answered in this long is killed and fails: nothing waits on tmux forever. */
 const ANSWER_MS = 20_000;
 

@@ -2,6 +2,7 @@ import { foregroundName, judgeForeground, type Activity } from '../../core/activ
 import type { SessionRecord } from '../../core/records.js';
 import { quickDecision } from '../../core/status-rules.js';
 import { readForeground } from '../../process/foreground.js';
+import { sessionsIn } from '../../store/snapshot.js';
 import { runtimeOf, type DaemonContext } from '../context.js';
 import type { Jobs } from '../job/jobs.js';
 import { mainExit } from '../output/exit-files.js';
@@ -53,10 +54,12 @@ export class Evidence {
       elapsedMs: prev ? Math.max(now - prev.at, QUICK_MS) : QUICK_MS,
       quietMs: now - quietSince,
     }, jobRunning ? null : s.pid);
+    // A look that stood for this one (none of its threads ran: ADR 0041) has the same ticks.
+    const same = prev !== undefined && prev.fg === fg;
     rt.look = {
-      pgid: fg.pgid, at: now, bytes, quietSince,
-      procs: new Map(fg.procs.map((p) => [p.pid, p.ticks])),
-      threads: new Map(fg.procs.flatMap((p) => p.threads.map((t) => [t.tid, t.ticks] as const))),
+      pgid: fg.pgid, at: now, bytes, quietSince, fg,
+      procs: same ? prev.procs : new Map(fg.procs.map((p) => [p.pid, p.ticks])),
+      threads: same ? prev.threads : new Map(fg.procs.flatMap((p) => p.threads.map((t) => [t.tid, t.ticks] as const))),
     };
     rt.foreground = foregroundName(fg.procs, j, s.pid);
     return j.activity;
@@ -74,8 +77,10 @@ export class Evidence {
     const t0 = performance.now();
     this.lastQuickAt = Date.now();
     try {
+      // Read just before the transaction, in the same synchronous turn: from memory while no row changed.
+      const working = sessionsIn(ctx.store, ['working']);
       ctx.store.tx(() => {
-        for (const s of ctx.store.listSessions({ statuses: ['working'] })) {
+        for (const s of working) {
           // Also one no refresh has seen yet: a program may read the terminal within its first second.
           if (isSessionLocked(s.id)) continue;
           const activity = this.look(s, this.jobRunning(s));

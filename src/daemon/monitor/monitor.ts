@@ -1,6 +1,6 @@
 import fnv from 'fnv-plus';
 import type { SessionRecord } from '../../core/records.js';
-import { isLive, isTerminal, LIVE_STATUSES } from '../../core/status.js';
+import { isTerminal, LIVE_STATUSES } from '../../core/status.js';
 import { decideStatus } from '../../core/status-rules.js';
 import { childCount } from '../../process/process-table.js';
 import { captureScript, listPanesArgs, parseCaptures, parsePanes, sourceStdinArgs, tmuxSessionName } from '../../tmux/commands.js';
@@ -12,6 +12,7 @@ import { markLog } from '../output/log-times.js';
 import { reportError } from '../session/errors.js';
 import { isSessionLocked } from '../session/lock.js';
 import { applyDecision } from '../session/transitions.js';
+import { sessionsIn } from '../../store/snapshot.js';
 import { lookForAttention } from './attention-look.js';
 import { Evidence, QUICK_MS } from './evidence.js';
 import { ExitWatch } from './exit-watch.js';
@@ -108,9 +109,9 @@ export class Monitor {
   private async doRefresh(only?: string): Promise<void> {
     const { ctx } = this;
     if (only === undefined) this.jobs.watch.sweep();
-    const all = only === undefined ? ctx.store.listSessions({ statuses: [...LIVE_STATUSES] }) : null;
-    const one = only === undefined ? null : ctx.store.getSession(only);
-    const live = all ?? (one && isLive(one.status) ? [one] : []);
+    // `only`: the one session whose shell exited (refreshSession), else every live one.
+    const pick = () => sessionsIn(ctx.store, LIVE_STATUSES).filter((s) => only === undefined || s.id === only);
+    const live = pick();
     if (live.length === 0) {
       if (only === undefined) this.lastRefreshAt = Date.now();
       return;
@@ -139,12 +140,13 @@ export class Monitor {
 
     const now = Date.now();
     const seen = new Set(live.map((s) => s.id));
+    // Re-read after tmux answered, in the transaction's synchronous turn: a kill or an exit may have
+    // changed rows meanwhile (from memory when no row changed, ADR 0041). Only sessions of the
+    // snapshot are decided: one that started after list-panes ran has no pane in this listing and
+    // is not gone.
+    const current = pick();
     ctx.store.tx(() => {
-      // Re-read inside the transaction: a kill or an exit may have changed rows while tmux answered.
-      // Only sessions of the snapshot are decided: one that started after list-panes ran has no
-      // pane in this listing and is not gone.
-      const rows = only === undefined ? ctx.store.listSessions({ statuses: [...LIVE_STATUSES] }) : [ctx.store.getSession(only)].filter((s): s is SessionRecord => s !== null && isLive(s.status));
-      for (const s of rows) {
+      for (const s of current) {
         if (!seen.has(s.id)) continue;
         try {
           this.decide(s, panes.get(tmuxSessionName(s.id)), captures, moved.has(s.id), now);
@@ -207,7 +209,8 @@ export class Monitor {
         paneDeadSignal: pane?.deadSignal ?? null,
         mainExit: mainExitCode,
         jobRunning,
-        children: pane && !pane.dead && s.pid ? childCount(s.pid) : 0,
+        // Read only where decideStatus asks (no job, and the kernel did not tell): ADR 0041.
+        children: pane && !pane.dead && s.pid && !jobRunning && (activity?.verdict ?? 'unknown') === 'unknown' ? childCount(s.pid) : 0,
         outputChanged: outputChanged && newBytes,
       },
       { now, lastActivityAt, idleThresholdMs: ctx.settings.idleThresholdMs },

@@ -4,6 +4,7 @@ import { markLine, parseMarks, type Mark } from '../../core/log-times.js';
 import { readHomeFile } from '../../home.js';
 import { sessionPaths } from '../../paths.js';
 import type { DaemonContext } from '../context.js';
+import { sessionsIn } from '../../store/snapshot.js';
 import { logBytes } from './log-size.js';
 
 /** A mark at most this often per session while output flows (README "Commands": logs --since). */
@@ -57,7 +58,7 @@ export function readMarks(ctx: DaemonContext, id: string): Mark[] {
 export function startLogClock(ctx: DaemonContext): () => void {
   const timer = setInterval(() => {
     const now = Date.now();
-    for (const s of ctx.store.listSessions({ statuses: ['working'] })) {
+    for (const s of sessionsIn(ctx.store, ['working'])) {
       try {
         markLog(ctx, s.id, logBytes(ctx, s), now);
       } catch {

@@ -1,0 +1,119 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { addMark, canReuse, newMarks, REUSE_MAX_MS, unrun, type Reusable } from '../../src/process/run-marks.js';
+import { readForeground, type Foreground } from '../../src/process/foreground.js';
+import { readHeld } from '../../src/process/held-read.js';
+import { childrenOf } from '../../src/process/process-table.js';
+
+const has = (cmd: string) => spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0;
+
+const files = (m: Record<string, string | null>) => (path: string) => m[path] ?? null;
+
+test('unrun: the same text everywhere; any difference, or a thread gone, means it ran', () => {
+  const m = newMarks();
+  const disk = { '/proc/1/schedstat': '10 5 2\n', '/proc/1/task/2/schedstat': '7 1 1\n' } as Record<string, string | null>;
+  assert.ok(addMark(m, '/proc/1', files(disk)));
+  assert.ok(addMark(m, '/proc/1/task/2', files(disk)));
+  assert.equal(unrun(m, files(disk)), true);
+  assert.equal(unrun(m, files({ ...disk, '/proc/1/task/2/schedstat': '7 1 2\n' })), false, 'a timeslice more: it ran');
+  assert.equal(unrun(m, files({ ...disk, '/proc/1/schedstat': null })), false, 'gone');
+  assert.equal(unrun(newMarks(), files(disk)), false, 'no marks: nothing proves anything');
+});
+
+test('addMark: an unreadable thread is not marked, and says so', () => {
+  const m = newMarks();
+  assert.equal(addMark(m, '/proc/9', files({})), false);
+  assert.deepEqual(m, newMarks());
+});
+
+test('canReuse: same shell, same "a job runs", young enough, nothing ran', () => {
+  const m = newMarks();
+  const disk = { '/proc/5/schedstat': '1 2 3\n' };
+  addMark(m, '/proc/5', files(disk));
+  const prev: Reusable = { shell: 5, jobRunning: true, readAt: 1000, marks: m };
+  const read = files(disk);
+  assert.equal(canReuse(prev, 5, true, 1200, read), true);
+  assert.equal(canReuse(undefined, 5, true, 1200, read), false);
+  assert.equal(canReuse({ ...prev, marks: null }, 5, true, 1200, read), false, 'a look that cannot be reused');
+  assert.equal(canReuse(prev, 6, true, 1200, read), false, 'another shell');
+  assert.equal(canReuse(prev, 5, false, 1200, read), false, 'the job ended: the look reads otherwise');
+  assert.equal(canReuse(prev, 5, true, 1000 + REUSE_MAX_MS, read), false, 'too old');
+  assert.equal(canReuse(prev, 5, true, 999, read), false, 'the clock went back');
+  assert.equal(canReuse(prev, 5, true, 1200, files({ '/proc/5/schedstat': '2 2 4\n' })), false, 'it ran');
+});
+
+test('/proc/PID/schedstat is the main thread alone: another thread running leaves it unchanged', async () => {
+  const code = "const {Worker}=require('worker_threads');new Worker('const e=Date.now()+1500;while(Date.now()<e);',{eval:true});setTimeout(()=>{},3000)";
+  const child = spawn(process.execPath, ['-e', code], { stdio: 'ignore' });
+  try {
+    await new Promise((r) => setTimeout(r, 600));
+    const main = readHeld(`/proc/${child.pid}/schedstat`);
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal(readHeld(`/proc/${child.pid}/schedstat`), main, 'the main thread sleeps while the worker computes');
+  } finally {
+    child.kill('SIGKILL');
+  }
+});
+
+test('a look stands for the next while its processes sleep, and not once one has run (stopped by a signal)', async () => {
+  const sh = spawn('bash', ['-c', 'sleep 30; true'], { stdio: 'ignore' });
+  try {
+    await new Promise((r) => setTimeout(r, 300));
+    const first = readForeground(sh.pid!, true)!;
+    assert.ok(first.marks && first.marks.paths.length >= 2, 'the shell and sleep are marked');
+    const again = readForeground(sh.pid!, true, { pgid: first.pgid, procs: new Map(), fg: first });
+    assert.equal(again, first, 'nothing ran: the same look');
+    const sleeper = Number(first.marks.paths[1]!.split('/')[2]);
+    process.kill(sleeper, 'SIGSTOP');
+    await new Promise((r) => setTimeout(r, 100));
+    const after = readForeground(sh.pid!, true, { pgid: first.pgid, procs: new Map(), fg: first });
+    assert.notEqual(after, first, 'the stopped process ran to stop: looked at afresh');
+    process.kill(sleeper, 'SIGCONT');
+  } finally {
+    sh.kill('SIGKILL');
+  }
+});
+
+test('readHeld: a thread gone reads null', async () => {
+  const child = spawn('sleep', ['30'], { stdio: 'ignore' });
+  await new Promise((r) => setTimeout(r, 100));
+  const path = `/proc/${child.pid}/schedstat`;
+  assert.match(readHeld(path) ?? '', /^\d+ \d+ \d+\n$/);
+  child.kill('SIGKILL');
+  await new Promise((r) => child.once('exit', r));
+  await new Promise((r) => setTimeout(r, 50));
+  assert.equal(readHeld(path), null);
+});
+
+test('a process that moves from a timer to the terminal without using a tick is looked at afresh', async (t) => {
+  if (!has('script') || !has('python3')) return t.skip('needs script(1) and python3');
+  // script(1) gives python a terminal of its own: it owns it, as a session's shell does.
+  const c = spawn('script', ['-qfc', "python3 -c 'import time; time.sleep(2); input()'", '/dev/null'], { stdio: ['pipe', 'ignore', 'ignore'] });
+  const pause = () => new Promise((r) => setTimeout(r, 100));
+  try {
+    // Its pid stays through the execs (a shell, a version shim, python); wait for python's sleep.
+    let fg: ReturnType<typeof readForeground> = null;
+    for (let deadline = Date.now() + 10_000; Date.now() < deadline; await pause()) {
+      const py = childrenOf(c.pid!)[0];
+      fg = py ? readForeground(py, true) : null;
+      if (fg?.procs[0]?.comm === 'python3' && fg.procs[0].threads[0]?.wait === 'timer') break;
+    }
+    assert.equal(fg?.procs[0]?.threads[0]?.wait, 'timer', 'python asleep first');
+    const first = fg!;
+    let reused = 0;
+    for (let deadline = Date.now() + 10_000; Date.now() < deadline && !fg!.procs[0]?.threads[0]?.on?.includes('terminal'); await pause()) {
+      // Always young: the age bound never asks for a full look, only the run marks can.
+      const prev: Foreground = { ...fg!, readAt: Date.now() };
+      const next: ReturnType<typeof readForeground> = readForeground(first.shell, true, { pgid: prev.pgid, procs: new Map(), fg: prev });
+      if (!next) break;
+      if (next === prev) reused++;
+      fg = next;
+    }
+    assert.ok(reused >= 1, 'a look while it slept stood for the next');
+    assert.deepEqual(fg!.procs[0]?.threads[0]?.on, ['terminal'], 'now reading the terminal');
+    t.diagnostic(`${reused} looks reused; CPU ticks ${first.procs[0]!.ticks} then ${fg!.procs[0]!.ticks}: a skip on ticks could not tell`);
+  } finally {
+    c.kill('SIGKILL');
+  }
+});
