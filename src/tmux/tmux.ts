@@ -14,7 +14,8 @@ function loadExeca(): Promise<typeof Execa> {
 /**
  * At most this many tmux clients at once: the server is one thread, and every client it has not
  * answered yet holds a socket in it. Beyond this, calls wait in the daemon (backpressure), instead
- * of piling up clients that make a busy server slower still (ADR 0007).
+ * of piling up clients that make a busy server slower still (ADR 0007, amended: 8, of which at
+ * most 4 start sessions, ADR 0040).
  */
 const MAX_CLIENTS = 8;
 /** A tmux call that has not answered in this long is killed and fails: nothing waits on tmux forever. */
