@@ -3,20 +3,9 @@ import { describe, test } from 'node:test';
 import { visibleSessions } from '../../src/cli/top/model.js';
 import { groupByStack, stackHeading, tableItems } from '../../src/cli/top/stacks.js';
 import type { SessionView } from '../../src/protocol/sessions.js';
+import { sessionView } from '../helpers/session-view.js';
 
-let seq = 0;
-function session(p: Partial<SessionView> = {}): SessionView {
-  seq++;
-  return {
-    id: p.id ?? seq.toString(16).padStart(8, '0'),
-    name: null, status: 'working', command: 'sleep 100', cwd: '/tmp', exitCode: null, signal: null, error: null, reason: 'sleeping',
-    pid: 100 + seq, logBytes: 0, logTruncated: false, autoRemove: false, timeoutMs: null, idleTimeoutMs: null,
-    createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, seq)).toISOString(), startedAt: null, endedAt: null, durationMs: 12_000,
-    lastActivityAt: null, removed: false, removedAt: null, closedAt: null, foreground: null, cpuPercent: 1.5, rssBytes: 4 << 20,
-    labels: {}, restartOf: null, restarts: 0, restartPolicy: null, startAfter: null, group: null, after: [], onEnd: null, attention: null, declared: null,
-    ...p,
-  };
-}
+const session = sessionView;
 const member = (stack: string, key: string, levelOf: number, p: Partial<SessionView> = {}) =>
   session({ id: `${stack}-${key}`.padEnd(8, '_').slice(0, 8), name: `${stack}-${key}`, labels: { stack, service: key, 'stack.level': String(levelOf) }, ...p });
 
