@@ -96,6 +96,7 @@ export function shellEnded(status: number | null, deadSignal: number | null): De
   if (status === 0) return { status: 'completed', reason: 'shell exited', exitCode: 0, signal: null };
   const sig = status === null ? (deadSignal ? signalName(deadSignal) : null) : signalFromStatus(status);
   const code = status ?? (sig ? 128 + deadSignal! : null);
-  const detail = sig ? ` (${sig})` : code === null ? '' : ` (status ${code})`;
+  // tmux 3.3a sometimes keeps neither for good (README "Statuses"): said, not guessed.
+  const detail = sig ? ` (${sig})` : code === null ? '; tmux kept no exit status' : ` (status ${code})`;
   return { status: 'failed', reason: 'shell exited', error: `shell process exited${detail}`, exitCode: code, signal: sig };
 }

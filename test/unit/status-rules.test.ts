@@ -86,7 +86,7 @@ describe('decideStatus', () => {
     assert.equal(d.status, 'failed');
     assert.equal(d.exitCode, null);
     assert.equal(d.signal, null);
-    assert.equal(d.error, 'shell process exited');
+    assert.equal(d.error, 'shell process exited; tmux kept no exit status');
   });
 
   test('paused stays paused, even with output and past the threshold', () => {
