@@ -49,6 +49,10 @@ async function main(): Promise<void> {
     const share = (s: number) => `${f1((100 * s) / idle.wallS)} %`;
     row('daemon CPU, ' + live + ' live, nobody calling', share(idle.seconds[0]!), `tmux server ${share(idle.seconds[1]!)}`);
     row(`daemon RSS, ${live} live`, `${f1(rss200)} MB`, '');
+    // Statuses right: every `sleep 3000` working (sleeping), every shell idle at its prompt.
+    const seen = JSON.parse((await h.amuxOk('ps', '--json')).stdout) as { status: string; command: string | null; reason: string | null }[];
+    const right = seen.filter((x) => (x.command === 'sleep 3000' ? x.status === 'working' : x.status === 'idle')).length;
+    row(`statuses right, ${live} live`, `${right} of ${seen.length}`, `working ${seen.filter((x) => x.status === 'working').length}, idle ${seen.filter((x) => x.status === 'idle').length}`);
 
     log(`floor churn: ${loops} loops × ${churnS} s of node -e 0 + tmux new-session + wait-for`);
     const floorSock = join(homes.root, 'floor.sock');
