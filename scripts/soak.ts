@@ -6,7 +6,7 @@
  * sampled logs, is exact. Exits 1 when a check failed.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { Client } from '../src/client/client.js';
 import { renderPlain } from '../src/core/log-render.js';
 import { amuxPaths } from '../src/paths.js';
@@ -67,7 +67,23 @@ async function churn(h: BenchHome, client: Client, i: number): Promise<void> {
   for await (const c of await client.sessions.logs(s.id)) chunks.push(c);
   const out = renderPlain(Buffer.concat(chunks).toString('utf8'));
   const want = Array.from({ length: count }, (_, k) => `${k + 1}\n`).join('');
-  if (out !== want) failures.push(`${s.id}: logs differ from seq 1 ${count} (${out.length} vs ${want.length} bytes)`);
+  if (out !== want) {
+    // What tells a late capture from a lost one: the log read again a while later, and the files as they are.
+    await sleep(3000);
+    const again: Buffer[] = [];
+    for await (const c of await client.sessions.logs(s.id)) again.push(c);
+    const later = renderPlain(Buffer.concat(again).toString('utf8'));
+    const dir = `${h.dir}/sessions/${s.id}/log`;
+    const files = (() => {
+      try {
+        return readdirSync(dir).map((f) => `${f}:${statSync(`${dir}/${f}`).size}`).join(',');
+      } catch (err) {
+        return (err as Error).message;
+      }
+    })();
+    const events = (await client.sessions.inspect(s.id)).events.map((e) => `${e.type}${(e.data as { to?: string }).to ? `>${(e.data as { to?: string }).to}` : ''}@${e.createdAt.slice(17, 23)}`).join(' ');
+    failures.push(`${s.id}: logs differ from seq 1 ${count} (${out.length} vs ${want.length} bytes; 3 s later ${later === want ? 'right' : `${later.length} bytes`}; files ${files}; events ${events})`);
+  }
   await client.sessions.remove(s.id);
 }
 
