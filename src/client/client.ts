@@ -10,6 +10,7 @@ import type {
   DeclareStateRequest, RenameRequest, RestartRequest, SendInputRequest, SendReceipt, SessionListQuery, SessionView,
 } from '../protocol/sessions.js';
 import type { WaitAnswer, WaitRequest } from '../protocol/wait.js';
+import { waitsForTmux } from '../protocol/sessions.js';
 import { Connection, type Remote } from './connection.js';
 import { readBody, type Response } from './http.js';
 
@@ -110,6 +111,16 @@ class Sessions {
   /** Starts a session (or queues it as pending beyond maxLive). */
   create(req: CreateSessionRequest): Promise<SessionView> {
     return this.conn.json(ROUTES.createSession, { body: req });
+  }
+
+  /**
+   * `s` as its create answered, or, when that create waited for tmux (ADR 0040), the session once
+   * it runs (or ended without running): what `run` and `up` hand on, so that the next step finds it started.
+   */
+  async running(s: SessionView): Promise<SessionView> {
+    if (!waitsForTmux(s)) return s;
+    await this.conn.json(ROUTES.wait, { body: { ids: [s.id], until: 'started' }, long: true });
+    return (await this.inspect(s.id)).session;
   }
 
   /** The whole record: session, jobs, recent events. */

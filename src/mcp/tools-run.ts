@@ -1,8 +1,8 @@
-import { START_BACKLOG } from '../protocol/sessions.js';
 import { Readable } from 'node:stream';
 import { z } from 'zod';
 import type { Client } from '../client/client.js';
 import type { StdinAnswer } from '../protocol/jobs.js';
+import { waitsForTmux } from '../protocol/sessions.js';
 import { toAmuxError } from '../errors.js';
 import { brief, type ToolContext } from './context.js';
 import { DEFAULT_MAX_BYTES, readPage } from './paging.js';
@@ -62,7 +62,7 @@ export function runTools(ctx: ToolContext): ToolSpec[] {
           timeoutMs: a.timeoutMs, idleTimeoutMs: a.idleTimeoutMs,
         });
         if (!a.wait) {
-          if (s.status !== 'pending' || s.reason !== START_BACKLOG) return { session: brief(s) };
+          if (!waitsForTmux(s)) return { session: brief(s) };
           // Every start slot was taken (ADR 0040): answered once it runs (or the budget ran out), as `amux run` does.
           await waitWithin(client, extra, { ids: [s.id], until: 'started' }, a.budgetMs ?? DEFAULT_BUDGET_MS);
           return { session: brief((await client.sessions.inspect(s.id)).session) };

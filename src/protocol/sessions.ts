@@ -135,6 +135,11 @@ export interface SessionListQuery {
 /** The reason of a session created while every start slot was taken: it starts, in order, once tmux gets to it (ADR 0040). */
 export const START_BACKLOG = 'waits for tmux';
 
+/** A create answered while every start slot was taken: pending until tmux gets to it (ADR 0040). */
+export function waitsForTmux(s: Pick<SessionView, 'status' | 'reason'>): boolean {
+  return s.status === 'pending' && s.reason === START_BACKLOG;
+}
+
 export interface InspectView {
   session: SessionView;
   jobs: JobView[];

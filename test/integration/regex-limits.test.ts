@@ -17,12 +17,18 @@ function psQuick(h: AmuxHome) {
   return h.run(['ps', '-q'], { env: { AMUX_CLIENT_TIMEOUT: '5s' } });
 }
 
+/** A session that printed 40 `a`s and a `!` (what makes `(a+)+` backtrack) and stays live. */
+async function fortyAsThenBang(h: AmuxHome): Promise<string> {
+  const id = await h.ok(['run', '--', "head -c 40 /dev/zero | tr '\\0' a; echo '!'; sleep 600"]);
+  await untilLogged(h, id, 41);
+  return id;
+}
+
 describe('regular expressions of output waits cannot stall the daemon (ADR 0029)', () => {
   const h = amuxHome({ after });
 
   test('(a+)+$ on aaaa…!: the daemon answers others, and the wait keeps its --timeout', async () => {
-    const id = await h.ok(['run', '--', "head -c 40 /dev/zero | tr '\\0' a; echo '!'; sleep 600"]);
-    await untilLogged(h, id, 41);
+    const id = await fortyAsThenBang(h);
     const waiting = h.run(['wait', id, '--until', 'output:(a+)+$', '--timeout', '4s'], { timeoutMs: 30_000 });
     await sleep(500);
     const ps = await psQuick(h);
@@ -33,8 +39,7 @@ describe('regular expressions of output waits cannot stall the daemon (ADR 0029)
   });
 
   test('an expression that must backtrack gets a time budget per match: the wait fails with a clear error, others are answered', async () => {
-    const id = await h.ok(['run', '--', "head -c 40 /dev/zero | tr '\\0' a; echo '!'; sleep 600"]);
-    await untilLogged(h, id, 41);
+    const id = await fortyAsThenBang(h);
     const waiting = h.run(['wait', id, '--until', 'output:(a+)+(?=b)', '--timeout', '60s'], { timeoutMs: 30_000 });
     await sleep(300);
     const ps = await psQuick(h);

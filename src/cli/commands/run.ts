@@ -3,7 +3,6 @@ import { resolve } from 'node:path';
 import { commandFromArgs } from '../../core/command.js';
 import { AmuxError } from '../../errors.js';
 import type { Client, Stream } from '../../client/client.js';
-import { START_BACKLOG } from '../../protocol/sessions.js';
 import { endedCode } from '../ended.js';
 import { pipeFollowed } from '../follow.js';
 import { printJson, writeOut } from '../output.js';
@@ -76,12 +75,9 @@ export async function runCommand(client: Client, args: string[], opts: RunOption
       onEnd: opts.onEnd,
     });
     if (!sigint) {
-      // Every start slot was taken (ADR 0040): the id is given once the session runs, so that what
-      // the script does next with it (send, exec, attach) finds it started, however long tmux takes.
-      if (session.status === 'pending' && session.reason === START_BACKLOG) {
-        await client.wait({ ids: [session.id], until: 'started' });
-        if (opts.json) session = (await client.sessions.inspect(session.id)).session;
-      }
+      // The id is given once the session runs (ADR 0040), so that what the script does next with
+      // it (send, exec, attach) finds it started, however long tmux takes.
+      session = await client.sessions.running(session);
       if (opts.json) printJson(session);
       else await writeOut(`${session.id}\n`);
       return 0;

@@ -1,5 +1,5 @@
 import type { Client } from '../../client/client.js';
-import { START_BACKLOG, type SessionView } from '../../protocol/sessions.js';
+import type { SessionView } from '../../protocol/sessions.js';
 import type { Desired, Reconcile, Step } from './plan.js';
 import { awaitEnd, awaitReady, describeEnd, type ProbeHere } from './ready.js';
 import type { Condition } from './spec.js';
@@ -115,12 +115,8 @@ async function start(client: Client, step: Step, listener: UpListener): Promise<
   }
   if (listener.aborted?.()) throw new Error('up was interrupted');
   if (step.kind === 'replace') await client.sessions.remove(step.session.id, { force: true });
-  let s = await client.sessions.create(step.want.request);
-  // Every start slot was taken (ADR 0040): `started` means running, for its dependents too.
-  if (s.status === 'pending' && s.reason === START_BACKLOG) {
-    await client.wait({ ids: [s.id], until: 'started' });
-    s = (await client.sessions.inspect(s.id)).session;
-  }
+  // `started` means running, for its dependents too (ADR 0040).
+  const s = await client.sessions.running(await client.sessions.create(step.want.request));
   if (listener.aborted?.()) {
     await client.sessions.remove(s.id, { force: true });
     throw new Error('up was interrupted');
