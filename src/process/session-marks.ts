@@ -20,6 +20,23 @@ function bootMs(): number {
   return Number(/^btime (\d+)/m.exec(readProc('/proc/stat') ?? '')?.[1] ?? 0) * 1000;
 }
 
+/** This process's start, in ticks since boot (field 22 of /proc/self/stat), read once. */
+let selfStartTicks: number | undefined;
+
+/**
+ * The start time, in ticks since boot (as /proc/PID/stat counts them), of a process forked at
+ * wall-clock time `wallMs`, or earlier. Two estimates, the earlier taken (an early cutoff only reads
+ * more environments; a late one would miss a session's processes): `btime` plus the time since, and
+ * this process's own start plus the time since it. The second holds where `btime` does not (a
+ * container whose /proc/stat is virtualised, a clock stepped since boot).
+ */
+export function ticksAt(wallMs: number): number {
+  selfStartTicks ??= Number(procStat('self')?.fields[STAT.starttime] ?? 0);
+  const byBoot = (wallMs - bootMs()) / 10;
+  const bySelf = selfStartTicks > 0 ? selfStartTicks + (wallMs - performance.timeOrigin) / 10 : byBoot;
+  return Math.floor(Math.min(byBoot, bySelf));
+}
+
 /**
  * How much earlier than its session's creation a marked process may seem to start: `btime` is
  * whole seconds, and a tick (USER_HZ, 100 on Linux) is 10 ms.
@@ -42,7 +59,7 @@ const START_SLACK_MS = 5_000;
 export function scanMarks(tmuxSocket: string, sinceMs = 0, afterPid?: number): MarkScan {
   const marked = new Map<string, number[]>();
   const bySid = new Map<number, number[]>();
-  const cutoffTicks = sinceMs > 0 ? Math.floor((sinceMs - START_SLACK_MS - bootMs()) / 10) : 0;
+  const cutoffTicks = sinceMs > 0 ? ticksAt(sinceMs - START_SLACK_MS) : 0;
   const lastPid = nsLastPid();
   // Few pids given out since `afterPid`: each is looked up, and /proc (every process) is not listed.
   const range = pidRange(afterPid, lastPid, RANGE_MAX);

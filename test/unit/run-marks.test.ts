@@ -87,19 +87,20 @@ test('readHeld: a thread gone reads null', async () => {
 });
 
 test('a process that moves from a timer to the terminal without using a tick is looked at afresh', async (t) => {
-  if (!has('script') || !has('python3')) return t.skip('needs script(1) and python3');
-  // script(1) gives python a terminal of its own: it owns it, as a session's shell does.
-  const c = spawn('script', ['-qfc', "python3 -c 'import time; time.sleep(2); input()'", '/dev/null'], { stdio: ['pipe', 'ignore', 'ignore'] });
+  if (!has('script') || !has('perl')) return t.skip('needs script(1) and perl');
+  // script(1) gives perl a terminal of its own: it owns it, as a session's shell does. Perl, not
+  // python: a python3 on PATH may be a version shim (pyenv) that stays a parent of the real one.
+  const c = spawn('script', ['-qfc', "exec perl -e 'sleep 2; my $l = <STDIN>'", '/dev/null'], { stdio: ['pipe', 'ignore', 'ignore'] });
   const pause = () => new Promise((r) => setTimeout(r, 100));
   try {
-    // Its pid stays through the execs (a shell, a version shim, python); wait for python's sleep.
+    // Its pid stays through the execs (a shell, perl); wait for perl's sleep.
     let fg: ReturnType<typeof readForeground> = null;
     for (let deadline = Date.now() + 10_000; Date.now() < deadline; await pause()) {
       const py = childrenOf(c.pid!)[0];
       fg = py ? readForeground(py, true) : null;
-      if (fg?.procs[0]?.comm === 'python3' && fg.procs[0].threads[0]?.wait === 'timer') break;
+      if (fg?.procs[0]?.comm === 'perl' && fg.procs[0].threads[0]?.wait === 'timer') break;
     }
-    assert.equal(fg?.procs[0]?.threads[0]?.wait, 'timer', 'python asleep first');
+    assert.equal(fg?.procs[0]?.threads[0]?.wait, 'timer', 'perl asleep first');
     const first = fg!;
     let reused = 0;
     for (let deadline = Date.now() + 10_000; Date.now() < deadline && !fg!.procs[0]?.threads[0]?.on?.includes('terminal'); await pause()) {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { describe, test } from 'node:test';
-import { childrenOf, isAlive as isAliveNow, sessionMembers, sessionOf } from '../../src/process/process-table.js';
-import { markOf, newPids, pidRange, scanMarks, sessionTree } from '../../src/process/session-marks.js';
+import { childrenOf, isAlive as isAliveNow, procStat, sessionMembers, sessionOf, STAT } from '../../src/process/process-table.js';
+import { markOf, newPids, pidRange, scanMarks, sessionTree, ticksAt } from '../../src/process/session-marks.js';
 
 const env = (...vars: string[]) => `${vars.join('\0')}\0`;
 
@@ -88,6 +88,18 @@ describe('scanMarks: one pass over /proc, environments read only for processes s
     const pid = await startMarked(t, 'scan0002');
     assert.deepEqual(scanMarks(sock, 0).marked.get('scan0002'), [pid]);
     assert.equal(scanMarks(sock, Date.now() + 60_000).marked.get('scan0002'), undefined);
+  });
+});
+
+describe('ticksAt: a wall-clock time as ticks since boot, as /proc/PID/stat counts a start', () => {
+  test('a process forked after the time starts at or after it, and not long after', async (t) => {
+    const before = Date.now();
+    const child = spawn('sleep', ['30'], { stdio: 'ignore' });
+    t.after(() => child.kill('SIGKILL'));
+    await new Promise((r) => child.once('spawn', r));
+    const started = Number(procStat(child.pid!)!.fields[STAT.starttime]);
+    assert.ok(started >= ticksAt(before), `${started} ticks, the cutoff ${ticksAt(before)}`);
+    assert.ok(started - ticksAt(before) < 200 * 100, 'within 200 s (the estimate is never later, and not wildly earlier)');
   });
 });
 
