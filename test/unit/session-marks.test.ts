@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { childrenOf, isAlive as isAliveNow, procStat, sessionMembers, sessionOf, STAT } from '../../src/process/process-table.js';
 import { markOf, newPids, pidRange, scanMarks, sessionTree, ticksAt } from '../../src/process/session-marks.js';
@@ -78,7 +79,8 @@ describe('scanMarks: one pass over /proc, environments read only for processes s
     const before = Date.now();
     const pid = await startMarked(t, 'scan0001');
     const scan = scanMarks(sock, before);
-    assert.deepEqual(scan.marked.get('scan0001'), [pid]);
+    const why = () => `started at tick ${procStat(pid)?.fields[STAT.starttime]}, cutoff ${ticksAt(before - 5000)}; ${readFileSync('/proc/uptime', 'utf8').trim()} s up; ${/btime \d+/.exec(readFileSync('/proc/stat', 'utf8'))?.[0]}, now ${before}`;
+    assert.deepEqual(scan.marked.get('scan0001'), [pid], why());
     const sid = sessionOf(pid)!;
     assert.ok(scan.members(sid).includes(pid));
     assert.ok(sessionMembers(sid).every((p) => p === process.pid || scan.members(sid).includes(p) || !isAliveNow(p)));
