@@ -9,6 +9,7 @@
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { daemonEnv, DAEMON_NODE_FLAGS } from '../src/daemon-options.js';
 import { Homes } from './bench/homes.js';
 import { envInt, pool, runOk, sleep } from './bench/measure.js';
 import { cpuSeconds, cpuWhile, floorRun, loopsFor, machineBusySeconds, pct, rssMb, sampleReaders } from './bench/scale-phases.js';
@@ -31,9 +32,9 @@ async function main(): Promise<void> {
   try {
     const h = homes.home('a');
     // The daemon started by hand (as the launcher does), so that it can run under --cpu-prof.
-    const prof = [...(profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : []), ...(process.env.SCALE_DAEMON_FLAGS?.split(' ').filter(Boolean) ?? [])];
+    const prof = [...DAEMON_NODE_FLAGS, ...(profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : []), ...(process.env.SCALE_DAEMON_FLAGS?.split(' ').filter(Boolean) ?? [])];
     const entry = join(__dirname, '..', 'src', 'daemon', 'amuxd.js');
-    spawn(process.execPath, [...prof, entry], { env: h.env, detached: true, stdio: 'ignore' }).unref();
+    spawn(process.execPath, [...prof, entry], { env: daemonEnv(h.env), detached: true, stdio: 'ignore' }).unref();
     let daemon = 0;
     for (let i = 0; i < 100 && !daemon; i++) daemon = await h.daemonPid().catch(() => sleep(100).then(() => 0));
     if (!daemon) throw new Error('the daemon did not start');

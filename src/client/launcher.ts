@@ -7,6 +7,7 @@ import { AmuxError, isErrorCode } from '../errors.js';
 import { ensureDir, type AmuxPaths } from '../paths.js';
 import { ROUTES } from '../protocol/routes.js';
 import { isNotRunning, send } from './http.js';
+import { daemonEnv, DAEMON_NODE_FLAGS } from '../daemon-options.js';
 
 const START_TIMEOUT_MS = 15_000;
 
@@ -108,7 +109,7 @@ function startDaemon(paths: AmuxPaths): { exit: number | null } {
   const logFd = openSync(paths.daemonLog, NO_FOLLOW_WRITE | constants.O_APPEND, 0o600);
   // Not marked as a process of the session the CLI runs in (ADR 0027): its end must not end the daemon.
   const { AMUX_SESSION_ID: _own, ...env } = process.env;
-  const child = spawn(process.execPath, [daemonEntry()], { detached: true, stdio: ['ignore', logFd, logFd], env });
+  const child = spawn(process.execPath, [...DAEMON_NODE_FLAGS, daemonEntry()], { detached: true, stdio: ['ignore', logFd, logFd], env: daemonEnv(env) });
   closeSync(logFd);
   child.on('exit', (code) => {
     state.exit = code ?? 1;

@@ -13,6 +13,8 @@ import { createContext, findPrograms, type DaemonContext } from './context.js';
 import { Jobs } from './job/jobs.js';
 import { acquireDaemonLock } from './lock.js';
 import { Monitor } from './monitor/monitor.js';
+import { startMemoryUpkeep } from './memory.js';
+import { forgetDaemonEnv } from '../daemon-options.js';
 import { allSessionLocksIdle } from './session/lock.js';
 import { watchSessionEnds } from './session/on-end.js';
 import { watchRestartPolicies } from './session/restart.js';
@@ -46,6 +48,7 @@ async function startEngine(ctx: DaemonContext): Promise<Engine & { timeouts: Tim
   // Finished sessions whose processes outlived them while no daemon ran (ADR 0027).
   void reapLeftovers(ctx).catch((err) => log(`ending leftovers of finished sessions: ${(err as Error).message}`));
   monitor.start();
+  startMemoryUpkeep();
   queue.start();
   queue.pump();
   timeouts.start();
@@ -63,6 +66,7 @@ export async function runDaemon(): Promise<void> {
     process.umask(0o077);
     // A daemon started from inside a session is no process of it (ADR 0027): nor is its tmux server.
     delete process.env.AMUX_SESSION_ID;
+    forgetDaemonEnv(process.env);
     ensureDir(paths.home);
     checkHome(paths);
     chmodSync(paths.home, 0o700);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { amuxHome } from '../helpers/amux.js';
@@ -35,6 +35,25 @@ describe('amux daemon', () => {
     const f = await follower;
     assert.equal(f.code, 3, 'a follow cut short by the daemon stopping says so');
     assert.match(f.stderr, /daemon stopped while following/);
+  });
+
+  test('the daemon runs with its own node and malloc options (ADR 0042); they reach neither tmux nor the sessions', async (t) => {
+    const h = amuxHome(t, { MALLOC_ARENA_MAX: undefined });
+    const out = await h.ok(['run', '-w', '--', 'echo arena=${MALLOC_ARENA_MAX-unset}']);
+    const environ = (pid: number) => readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+    const daemon = h.daemonPid()!;
+    assert.ok(readFileSync(`/proc/${daemon}/cmdline`, 'utf8').split('\0').includes('--max-semi-space-size=1'));
+    assert.ok(environ(daemon).includes('MALLOC_ARENA_MAX=2'), 'malloc read it at the start');
+    assert.match(out, /^arena=unset$/m);
+    const server = Number(h.tmux(['display-message', '-p', '#{pid}']).trim());
+    assert.ok(server > 0 && !environ(server).some((e) => e.startsWith('MALLOC_ARENA_MAX=')), 'the tmux server started without it');
+  });
+
+  test('a MALLOC_ARENA_MAX of the caller is the daemon’s and its sessions’', async (t) => {
+    const h = amuxHome(t, { MALLOC_ARENA_MAX: '3' });
+    const out = await h.ok(['run', '-w', '--', 'echo arena=${MALLOC_ARENA_MAX-unset}']);
+    assert.ok(readFileSync(`/proc/${h.daemonPid()!}/environ`, 'utf8').split('\0').includes('MALLOC_ARENA_MAX=3'));
+    assert.match(out, /^arena=3$/m);
   });
 
   test('AMUX_HOME is 0700, the socket and database 0600', async (t) => {
