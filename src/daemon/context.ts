@@ -9,11 +9,14 @@ import type { AmuxPaths } from '../paths.js';
 import type { Foreground } from '../process/foreground.js';
 import { openDatabase } from '../store/database.js';
 import { Store } from '../store/session-store.js';
+import type { PaneInfo } from '../tmux/commands.js';
 import { Tmux } from '../tmux/tmux.js';
 import { RegexThread } from './match/regex-thread.js';
 
 /** What the daemon keeps in memory per live session, next to the SQLite row. */
 export interface Runtime {
+  /** The pane as the last `tmux list-panes` showed it (ADR 0043: a refresh may stand on it). */
+  pane?: PaneInfo;
   /** Cursor position and scrollback size at the last refresh (`x,y,history`). */
   place?: string;
   /** Log size at the last refresh. */

@@ -96,3 +96,23 @@ describe('working → idle → working', () => {
     assert.equal(r.stderr.trim().split('\n').length, 1);
   });
 });
+
+describe('a refresh that costs what changed (ADR 0043)', () => {
+  const h = amuxHome({ after });
+
+  test('while nothing changes, the refreshes ask tmux nothing; statuses stay right', async () => {
+    const sleeper = await h.ok(['run', '--', 'sleep 300']);
+    const shell = await h.ok(['run']);
+    await h.until(shell, (s) => s.status === 'idle', 15_000);
+    await new Promise((r) => setTimeout(r, 2500)); // a refresh has seen the prompt's last bytes and its screen
+    const spawned = async () => (JSON.parse(await h.ok(['daemon', 'status', '--json'])) as { tmuxCalls: { spawned: number } }).tmuxCalls.spawned;
+    const before = await spawned();
+    await new Promise((r) => setTimeout(r, 4000));
+    const quiet = (await spawned()) - before;
+    // A refresh every 1.5 s listed the panes each time: 2 or 3 here. Now at most the one every 10 s.
+    assert.ok(quiet <= 1, `${quiet} tmux processes in 4 s with nothing changing`);
+    const rows = JSON.parse(await h.ok(['ps', '--json'])) as { id: string; status: string }[];
+    assert.equal(rows.find((r) => r.id === sleeper)?.status, 'working');
+    assert.equal(rows.find((r) => r.id === shell)?.status, 'idle');
+  });
+});

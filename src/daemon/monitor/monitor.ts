@@ -2,8 +2,8 @@ import fnv from 'fnv-plus';
 import type { SessionRecord } from '../../core/records.js';
 import { isTerminal, LIVE_STATUSES } from '../../core/status.js';
 import { decideStatus } from '../../core/status-rules.js';
-import { childCount } from '../../process/process-table.js';
-import { captureScript, listPanesArgs, parseCaptures, parsePanes, sourceStdinArgs, tmuxSessionName } from '../../tmux/commands.js';
+import { childCount, isAlive } from '../../process/process-table.js';
+import { captureScript, listPanesArgs, parseCaptures, parsePanes, sourceStdinArgs, tmuxSessionName, type PaneInfo } from '../../tmux/commands.js';
 import { runtimeOf, type DaemonContext } from '../context.js';
 import type { Jobs } from '../job/jobs.js';
 import { exitTime, mainExit, readShellExit } from '../output/exit-files.js';
@@ -28,12 +28,16 @@ const READER_WAIT_MS = 1000;
  * single-flight, cached for `statusCacheMs`, kept fresh by a timer so that readers never wait;
  * and the exit watch, so that exits are seen at once.
  */
+/** The oldest a listing of the panes may be for a refresh to stand on it (ADR 0043). */
+const LIST_MAX_MS = 10_000;
 /** How long a dead pane may lack its exit status before it is recorded without one. */
 const DEAD_STATUS_WAIT_MS = 2_000;
 
 export class Monitor {
   private inflight: Promise<void> | null = null;
   private lastRefreshAt = 0;
+  /** When the last `tmux list-panes` was asked for. */
+  private listedAt = 0;
 
   /** When the last refresh finished: what the store says about output is true as of then. */
   get refreshedAt(): number {
@@ -116,8 +120,8 @@ export class Monitor {
       if (only === undefined) this.lastRefreshAt = Date.now();
       return;
     }
-    const panesOut = await ctx.tmux.runIfServer(listPanesArgs());
-    const panes = new Map(parsePanes(panesOut).map((p) => [p.sessionName, p]));
+    const sizes = new Map(live.map((s) => [s.id, logBytes(ctx, s)]));
+    const panes = await this.panesOf(live, sizes, only !== undefined);
 
     // The fingerprint decides what needs a capture (ADR 0003): when the cursor or the scrollback
     // moved, the screen changed for certain; when only the log grew, a capture and its hash tell a
@@ -128,7 +132,7 @@ export class Monitor {
       const pane = panes.get(tmuxSessionName(s.id));
       if (!pane || pane.dead) continue;
       const rt = runtimeOf(ctx, s.id);
-      const size = logBytes(ctx, s);
+      const size = sizes.get(s.id)!;
       const place = `${pane.cursorX},${pane.cursorY},${pane.historySize}`;
       if (rt.screenHash === undefined) toCapture.push(pane.paneId); // the first look is a baseline
       else if (place !== rt.place) moved.add(s.id);
@@ -159,9 +163,31 @@ export class Monitor {
     if (only === undefined) this.lastRefreshAt = Date.now();
   }
 
+  /**
+   * The panes of the live sessions, by tmux session name: from one `tmux list-panes`, or as the
+   * last listing showed them when nothing it shows can have changed since (ADR 0043): no log grew
+   * (a program's output reaches the log through pipe-pane, so its cursor and scrollback stand
+   * still), every pane's process lives (a pane dies with it), every session was listed and has its
+   * baseline screen, and that listing is younger than LIST_MAX_MS (what only tmux knows: a session
+   * killed in tmux whose process ignored the hangup, a resize). `fresh`: list anyway.
+   */
+  private async panesOf(live: SessionRecord[], sizes: Map<string, number>, fresh: boolean): Promise<Map<string, PaneInfo>> {
+    const { ctx } = this;
+    const stands = !fresh && Date.now() - this.listedAt < LIST_MAX_MS && live.every((s) => {
+      const rt = runtimeOf(ctx, s.id);
+      return rt.pane !== undefined && !rt.pane.dead && rt.screenHash !== undefined && rt.logEnd === sizes.get(s.id) && isAlive(rt.pane.panePid);
+    });
+    if (stands) return new Map(live.map((s) => [tmuxSessionName(s.id), runtimeOf(ctx, s.id).pane!]));
+    const listedAt = Date.now();
+    const panes = new Map(parsePanes(await ctx.tmux.runIfServer(listPanesArgs())).map((p) => [p.sessionName, p]));
+    for (const s of live) runtimeOf(ctx, s.id).pane = panes.get(tmuxSessionName(s.id));
+    this.listedAt = listedAt;
+    return panes;
+  }
+
   private decide(
     s: SessionRecord,
-    pane: ReturnType<typeof parsePanes>[number] | undefined,
+    pane: PaneInfo | undefined,
     captures: Map<string, string>,
     moved: boolean,
     now: number,
