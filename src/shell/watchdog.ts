@@ -29,6 +29,9 @@ rest=\${line##*) }
 set -- $rest
 [[ \${comm%%)*} == timeout && $5 != 0 ]] || exit 0
 since=\${20}
+# Named so that the other sessions' watchdogs pass it by without reading its environment: after a
+# \`tmux kill-server\` with no daemon, each of N watchdogs read the N-1 others' (ADR 0027).
+printf %s amux-watchdog > "/proc/$BASHPID/comm"
 while read -r line < "/proc/$leader/stat"; do
   rest=\${line##*) }
   set -- $rest
@@ -48,7 +51,7 @@ collect() {
     read -r line < "$f/stat" || continue
     rest=\${line##*) }
     set -- $rest
-    [[ $1 != Z ]] || continue
+    [[ $1 != Z && $line != *" (amux-watchdog) "* ]] || continue
     if [[ $4 == "$leader" ]]; then pids+=("$p"); continue; fi
     (( \${20} >= since )) || continue # older than the pane: it cannot carry the session's mark
     mapfile -d '' -t e < "$f/environ" || continue

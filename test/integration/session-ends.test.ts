@@ -132,6 +132,15 @@ describe('nothing of a session outlives it', () => {
     const h = amuxHome(t);
     const { id, fg } = await busySession(h);
     fg.kill('SIGKILL');
+    // Its watchdog is named so in `ps` (and passed by the other sessions' watchdogs' scans).
+    const named = readdirSync('/proc').filter((p) => /^\d+$/.test(p)).some((p) => {
+      try {
+        return readFileSync(`/proc/${p}/comm`, 'latin1') === 'amux-watchdog\n' && readFileSync(`/proc/${p}/cmdline`, 'latin1').split('\0').includes(id);
+      } catch {
+        return false;
+      }
+    });
+    assert.ok(named, 'a process named amux-watchdog watches the session');
     await h.ok(['daemon', 'stop']);
     h.tmux(['kill-server']);
     await gone(h, [id]);
