@@ -63,6 +63,8 @@ export interface LookMemory {
   quietSince: number;
   /** The look's samples, which stand for the next look while none of its threads has run (ADR 0041). */
   fg?: Foreground;
+  /** Since when the looks have stood (none of its threads ran): the quick look's pace (ADR 0044). */
+  stillSince: number;
 }
 
 /** Everything the daemon's parts share. */

@@ -43,6 +43,16 @@ export function unrun(m: RunMarks, read: (path: string) => string | null = readH
   return true;
 }
 
+/**
+ * True when two looks found the same threads with the same marks: none of them ran in between,
+ * though the later look was read afresh (its predecessor too old to stand for it).
+ */
+export function sameMarks(a: RunMarks | null | undefined, b: RunMarks | null | undefined): boolean {
+  if (!a || !b || a.paths.length === 0 || a.paths.length !== b.paths.length) return false;
+  for (let i = 0; i < a.paths.length; i++) if (a.paths[i] !== b.paths[i] || a.marks[i] !== b.marks[i]) return false;
+  return true;
+}
+
 /** The oldest a look may be and still be reused: a bound on what a process outside the tree could change (ADR 0041). */
 export const REUSE_MAX_MS = 5_000;
 

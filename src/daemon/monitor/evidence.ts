@@ -1,7 +1,9 @@
 import { foregroundName, judgeForeground, type Activity } from '../../core/activity.js';
 import type { SessionRecord } from '../../core/records.js';
+import { lookDue } from '../../core/look-pace.js';
 import { quickDecision } from '../../core/status-rules.js';
 import { readForeground } from '../../process/foreground.js';
+import { sameMarks } from '../../process/run-marks.js';
 import { sessionsIn } from '../../store/snapshot.js';
 import { runtimeOf, type DaemonContext } from '../context.js';
 import type { Jobs } from '../job/jobs.js';
@@ -58,6 +60,8 @@ export class Evidence {
     const same = prev !== undefined && prev.fg === fg;
     rt.look = {
       pgid: fg.pgid, at: now, bytes, quietSince, fg,
+      // Still: it stood for this look, or this one, read afresh, found the same marks (ADR 0044).
+      stillSince: prev && (same || sameMarks(prev.fg?.marks, fg.marks)) ? prev.stillSince : now,
       procs: same ? prev.procs : new Map(fg.procs.map((p) => [p.pid, p.ticks])),
       threads: same ? prev.threads : new Map(fg.procs.flatMap((p) => p.threads.map((t) => [t.tid, t.ticks] as const))),
     };
@@ -68,7 +72,8 @@ export class Evidence {
   /**
    * Between two refreshes, working sessions whose foreground has started to read the terminal
    * become idle at once (a prompt answered within a tick, not a refresh later), and the others
-   * get their live reason (cpu, sleeping, …). Reads /proc only;
+   * get their live reason (cpu, sleeping, …). Reads /proc only; a session none of whose processes
+   * has run for a while is looked at once a second (ADR 0044); the whole look is
    * skipped while it costs more than a tenth of its interval (many working sessions).
    */
   quickLook(): void {
@@ -83,6 +88,8 @@ export class Evidence {
         for (const s of working) {
           // Also one no refresh has seen yet: a program may read the terminal within its first second.
           if (isSessionLocked(s.id)) continue;
+          const last = runtimeOf(ctx, s.id).look;
+          if (last && !lookDue(this.lastQuickAt - last.stillSince, this.lastQuickAt - last.at, QUICK_MS)) continue;
           const activity = this.look(s, this.jobRunning(s));
           if (!activity) continue;
           const rt = runtimeOf(ctx, s.id);

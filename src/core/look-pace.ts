@@ -1,0 +1,19 @@
+/**
+ * How often the quick look looks at a working session (ADR 0044): at every tick while its
+ * processes have run lately, less often the longer none of them has. A program that has slept
+ * STEADY_MS and more and then starts to read the terminal is idle within SLOW_MS rather than a tick;
+ * one that asks soon after it ran (a prompt after output, a REPL after a command) within a tick.
+ */
+export const STEADY_MS = 5_000;
+/** The longest between two quick looks at a session whose processes have not run for STEADY_MS. */
+export const SLOW_MS = 1_000;
+
+/**
+ * Whether a session is due for a quick look: `stillMs`, how long none of its processes has run (as
+ * its run marks tell); `sinceLookMs`, how long since its last look; `tickMs`, the quick look's tick.
+ */
+export function lookDue(stillMs: number, sinceLookMs: number, tickMs: number): boolean {
+  if (stillMs < STEADY_MS) return true;
+  // Half a tick early: a look that ran a little late must not push the next one a whole tick later.
+  return sinceLookMs >= SLOW_MS - tickMs / 2;
+}
