@@ -1,3 +1,5 @@
+import type { Activity } from './activity.js';
+
 /**
  * How often the quick look looks at a working session (ADR 0044): at every tick while its
  * processes have run lately, less often the longer none of them has. A program that has slept
@@ -16,4 +18,14 @@ export function lookDue(stillMs: number, sinceLookMs: number, tickMs: number): b
   if (stillMs < STEADY_MS) return true;
   // Half a tick early: a look that ran a little late must not push the next one a whole tick later.
   return sinceLookMs >= SLOW_MS - tickMs / 2;
+}
+
+/**
+ * Whether an activity stays what it is for as long as none of the processes runs: a wait the kernel
+ * named (the terminal, a timer, a pipe, …). Not `cpu` (judged on ticks used over time) nor `network`
+ * (idle after a quiet time), nor one the kernel could not tell (idle after the threshold).
+ */
+export function settles(a: Activity | undefined): boolean {
+  if (!a) return false;
+  return a.verdict === 'input' || (a.verdict === 'working' && a.reason !== 'cpu' && a.reason !== 'network');
 }

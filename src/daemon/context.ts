@@ -15,6 +15,8 @@ import { RegexThread } from './match/regex-thread.js';
 
 /** What the daemon keeps in memory per live session, next to the SQLite row. */
 export interface Runtime {
+  /** The row and the look the last refresh decided on, when that look's evidence settles (ADR 0044): a refresh may pass it by. */
+  settled?: { row: unknown; fg: Foreground };
   /** The pane as the last `tmux list-panes` showed it (ADR 0043: a refresh may stand on it). */
   pane?: PaneInfo;
   /** Cursor position and scrollback size at the last refresh (`x,y,history`). */

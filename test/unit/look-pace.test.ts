@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { lookDue, SLOW_MS, STEADY_MS } from '../../src/core/look-pace.js';
+import { lookDue, settles, SLOW_MS, STEADY_MS } from '../../src/core/look-pace.js';
 import { sameMarks } from '../../src/process/run-marks.js';
 
 test('lookDue: every tick while the processes ran lately; once a second after STEADY_MS still', () => {
@@ -21,4 +21,15 @@ test('sameMarks: the same threads with the same marks; any difference, or no mar
   assert.equal(sameMarks(a, m(['/proc/1/schedstat', '/proc/3/schedstat'], [...a.marks])), false, 'another thread');
   assert.equal(sameMarks(m([], []), m([], [])), false, 'no marks prove nothing');
   assert.equal(sameMarks(null, a), false);
+});
+
+test('settles: a wait the kernel named holds while nothing runs; cpu, network and unknown change with time', () => {
+  assert.equal(settles({ verdict: 'input', reason: 'reading the terminal' }), true);
+  assert.equal(settles({ verdict: 'input', reason: 'at prompt' }), true);
+  assert.equal(settles({ verdict: 'working', reason: 'sleeping' }), true);
+  assert.equal(settles({ verdict: 'working', reason: 'pipe' }), true);
+  assert.equal(settles({ verdict: 'working', reason: 'cpu' }), false, 'judged on ticks over time');
+  assert.equal(settles({ verdict: 'working', reason: 'network' }), false, 'idle after a quiet time');
+  assert.equal(settles({ verdict: 'unknown' }), false, 'idle after the threshold');
+  assert.equal(settles(undefined), false);
 });

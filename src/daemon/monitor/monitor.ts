@@ -13,6 +13,8 @@ import { reportError } from '../session/errors.js';
 import { isSessionLocked } from '../session/lock.js';
 import { applyDecision } from '../session/transitions.js';
 import { sessionsIn } from '../../store/snapshot.js';
+import { settles } from '../../core/look-pace.js';
+import { canReuse } from '../../process/run-marks.js';
 import { lookForAttention } from './attention-look.js';
 import { Evidence, QUICK_MS } from './evidence.js';
 import { ExitWatch } from './exit-watch.js';
@@ -121,7 +123,9 @@ export class Monitor {
       return;
     }
     const sizes = new Map(live.map((s) => [s.id, logBytes(ctx, s)]));
+    const listedBefore = this.listedAt;
     const panes = await this.panesOf(live, sizes, only !== undefined);
+    const stood = this.listedAt === listedBefore;
 
     // The fingerprint decides what needs a capture (ADR 0003): when the cursor or the scrollback
     // moved, the screen changed for certain; when only the log grew, a capture and its hash tell a
@@ -151,7 +155,7 @@ export class Monitor {
     const current = pick();
     ctx.store.tx(() => {
       for (const s of current) {
-        if (!seen.has(s.id)) continue;
+        if (!seen.has(s.id) || (stood && this.settled(s, now))) continue;
         try {
           this.decide(s, panes.get(tmuxSessionName(s.id)), captures, moved.has(s.id), now);
         } catch (err) {
@@ -185,6 +189,19 @@ export class Monitor {
     return panes;
   }
 
+  /**
+   * Whether the refresh may pass a session by (ADR 0044): the panes stood (no log grew, no pane
+   * died), its row is the very one the last decision read (no write since, to any row), the look
+   * that decision judged is still the last one (no quick look read afresh since) and its evidence
+   * settles (a wait the kernel named), and none of its processes has run since that look, which
+   * is younger than REUSE_MAX_MS (the same bound as a look standing for the next).
+   */
+  private settled(s: SessionRecord, now: number): boolean {
+    const rt = runtimeOf(this.ctx, s.id);
+    const fg = rt.settled?.fg;
+    return rt.settled?.row === s && fg !== undefined && rt.look?.fg === fg && canReuse(fg, fg.shell, fg.jobRunning, now);
+  }
+
   private decide(
     s: SessionRecord,
     pane: PaneInfo | undefined,
@@ -195,6 +212,8 @@ export class Monitor {
     const { ctx } = this;
     if (isSessionLocked(s.id)) return; // a kill (or rm) decides this session itself
     const rt = runtimeOf(ctx, s.id);
+    const row = s;
+    rt.settled = undefined;
     const mainExitCode = mainExit(ctx, s);
     // A dead pane whose exit status tmux did not keep (seen in 2 of 4 runs of `exit 7` in a shell:
     // tmux 3.3a then shows the pane dead with an empty pane_dead_status for good): the shell's EXIT
@@ -254,6 +273,8 @@ export class Monitor {
       rt.reasonStatus = decision.status;
     }
     applyDecision(ctx, { ...s, ...patch }, decision, now, true);
+    const fg = rt.look?.fg;
+    if (pane && !pane.dead && fg && settles(activity)) rt.settled = { row, fg };
   }
 
   /** Captures many panes with one tmux process: a command file, each capture behind a separator. */
