@@ -1,6 +1,6 @@
 import fnv from 'fnv-plus';
 import type { SessionRecord } from '../../core/records.js';
-import { isTerminal, LIVE_STATUSES } from '../../core/status.js';
+import { isLive, isTerminal, LIVE_STATUSES } from '../../core/status.js';
 import { decideStatus } from '../../core/status-rules.js';
 import { childCount, isAlive } from '../../process/process-table.js';
 import { captureScript, listPanesArgs, parseCaptures, parsePanes, sourceStdinArgs, tmuxSessionName, type PaneInfo } from '../../tmux/commands.js';
@@ -115,8 +115,14 @@ export class Monitor {
   private async doRefresh(only?: string): Promise<void> {
     const { ctx } = this;
     if (only === undefined) this.jobs.watch.sweep();
-    // `only`: the one session whose shell exited (refreshSession), else every live one.
-    const pick = () => sessionsIn(ctx.store, LIVE_STATUSES).filter((s) => only === undefined || s.id === only);
+    // `only`: the one session whose shell exited (refreshSession), read by itself (under churn the
+    // rows change all the time, and listing every live row for one was a tenth of the daemon's CPU);
+    // else every live one.
+    const pick = (): readonly SessionRecord[] => {
+      if (only === undefined) return sessionsIn(ctx.store, LIVE_STATUSES);
+      const row = ctx.store.getSession(only);
+      return row && isLive(row.status) ? [row] : [];
+    };
     const live = pick();
     if (live.length === 0) {
       if (only === undefined) this.lastRefreshAt = Date.now();
@@ -175,7 +181,7 @@ export class Monitor {
    * baseline screen, and that listing is younger than LIST_MAX_MS (what only tmux knows: a session
    * killed in tmux whose process ignored the hangup, a resize). `fresh`: list anyway.
    */
-  private async panesOf(live: SessionRecord[], sizes: Map<string, number>, fresh: boolean): Promise<Map<string, PaneInfo>> {
+  private async panesOf(live: readonly SessionRecord[], sizes: Map<string, number>, fresh: boolean): Promise<Map<string, PaneInfo>> {
     const { ctx } = this;
     const stands = !fresh && Date.now() - this.listedAt < LIST_MAX_MS && live.every((s) => {
       const rt = runtimeOf(ctx, s.id);
