@@ -20,8 +20,13 @@ function readerGone(err: NodeJS.ErrnoException): void {
   throw err;
 }
 
+/** Whether output goes through `process.stdout` (once it does, all of it must, to keep its order). */
+let streamed = false;
+
 /** Every command that writes through `process.stdout` (all but the fast `ps` and `--version`) first sets this up. */
 export function guardStdout(): void {
+  if (streamed) return;
+  streamed = true;
   process.stdout.on('error', readerGone);
 }
 
@@ -44,11 +49,13 @@ export function printJson(value: unknown): void {
 
 /**
  * Writes and waits until the data is handed to the OS (so an exit right after loses nothing). To
- * standard output without a stream: straight to descriptor 1, and only what the descriptor would
- * not take at once (a full non-blocking pipe) through `process.stdout`.
+ * standard output without a stream, in a command that has not set up `process.stdout` (`ps`,
+ * `--version`): straight to descriptor 1, and what the descriptor would not take at once (a full
+ * non-blocking pipe), with all that follows, through `process.stdout`.
  */
 export function writeOut(data: string | Buffer, stream?: NodeJS.WriteStream): Promise<void> {
   let rest = typeof data === 'string' ? Buffer.from(data) : data;
+  if (!stream && streamed) stream = process.stdout;
   if (!stream) {
     try {
       while (rest.length > 0) rest = rest.subarray(writeSync(1, rest));

@@ -50,9 +50,14 @@ export async function upCommand(client: Client, services: string[], opts: UpOpti
   process.on('SIGINT', sigint);
   process.on('SIGTERM', sigint);
   const followers: Promise<SessionView>[] = [];
+  const following = new Map<string, Promise<SessionView>>();
   const listener: UpListener = {
     note,
-    started: (key, s) => followers.push(followService(client, s, pre.get(key)!, sink, () => interrupted)),
+    started: (key, s) => {
+      const f = followService(client, s, pre.get(key)!, sink, () => interrupted);
+      followers.push(f);
+      following.set(s.id, f);
+    },
     aborted: () => interrupted,
   };
   try {
@@ -63,7 +68,10 @@ export async function upCommand(client: Client, services: string[], opts: UpOpti
     else if (!interrupted) await Promise.race([Promise.all(followers), interruptedP]);
     if (failed || interrupted) {
       // Ctrl-C, or a session that failed to come up: the foreground stack goes down with up. After
-      // a failure the streams run on until their sessions are removed, so the failing output shows.
+      // a failure the streams of the sessions that ended first run to their end (their output may
+      // reach the log after the exit status does), so the failing output shows; the others run on
+      // until their sessions are removed.
+      if (failed) await endedFollowers(client, name, following);
       await stopSessions(client, await client.sessions.list({ label: [`${STACK_LABEL}=${name}`] }), (s) => note(`${s.labels.service ?? s.name} stopped`));
       await upP.catch(() => undefined);
       await Promise.allSettled(followers);
@@ -83,4 +91,15 @@ function failureLine(result: UpResult, name: string): string | null {
   const { service, reason } = result.failure;
   const left = result.notStarted.length ? `; not started: ${result.notStarted.join(', ')}` : '';
   return `up: session '${service}' of stack ${name}: ${reason}${left}`;
+}
+
+/** The longest up waits for the output of the sessions that ended before it brings the stack down. */
+const ENDED_OUTPUT_WAIT_MS = 12_000;
+
+/** Waits (bounded) for the followers of the stack's sessions that have ended: each stops at its log's end. */
+async function endedFollowers(client: Client, name: string, following: Map<string, Promise<SessionView>>): Promise<void> {
+  const ended = (await client.sessions.list({ label: [`${STACK_LABEL}=${name}`] })).filter((s) => s.endedAt !== null);
+  const waits = ended.map((s) => following.get(s.id)).filter((f) => f !== undefined);
+  if (waits.length === 0) return;
+  await Promise.race([Promise.allSettled(waits), new Promise((r) => setTimeout(r, ENDED_OUTPUT_WAIT_MS).unref())]);
 }

@@ -130,7 +130,9 @@ export class Monitor {
     }
     const sizes = new Map(live.map((s) => [s.id, logBytes(ctx, s)]));
     const listedBefore = this.listedAt;
-    const panes = await this.panesOf(live, sizes, only !== undefined);
+    const quietAt = Date.now();
+    const quiet = new Set(only === undefined ? live.filter((s) => this.settled(s, quietAt)).map((s) => s.id) : []);
+    const panes = await this.panesOf(live, sizes, only !== undefined, quiet);
     const stood = this.listedAt === listedBefore;
 
     // The fingerprint decides what needs a capture (ADR 0003): when the cursor or the scrollback
@@ -161,7 +163,7 @@ export class Monitor {
     const current = pick();
     ctx.store.tx(() => {
       for (const s of current) {
-        if (!seen.has(s.id) || (stood && this.settled(s, now))) continue;
+        if (!seen.has(s.id) || (stood && quiet.has(s.id) && runtimeOf(ctx, s.id).settled?.row === s)) continue;
         try {
           this.decide(s, panes.get(tmuxSessionName(s.id)), captures, moved.has(s.id), now);
         } catch (err) {
@@ -179,13 +181,17 @@ export class Monitor {
    * (a program's output reaches the log through pipe-pane, so its cursor and scrollback stand
    * still), every pane's process lives (a pane dies with it), every session was listed and has its
    * baseline screen, and that listing is younger than LIST_MAX_MS (what only tmux knows: a session
-   * killed in tmux whose process ignored the hangup, a resize). `fresh`: list anyway.
+   * killed in tmux whose process ignored the hangup, a resize). `fresh`: list anyway. `quiet`: the
+   * sessions none of whose processes has run since their settled look (ADR 0044): their shell lives
+   * (a process runs to exit), and so does its pane's process, which waits on it, but for that
+   * process killed by itself, which the listing every LIST_MAX_MS finds.
    */
-  private async panesOf(live: readonly SessionRecord[], sizes: Map<string, number>, fresh: boolean): Promise<Map<string, PaneInfo>> {
+  private async panesOf(live: readonly SessionRecord[], sizes: Map<string, number>, fresh: boolean, quiet: Set<string>): Promise<Map<string, PaneInfo>> {
     const { ctx } = this;
     const stands = !fresh && Date.now() - this.listedAt < LIST_MAX_MS && live.every((s) => {
       const rt = runtimeOf(ctx, s.id);
-      return rt.pane !== undefined && !rt.pane.dead && rt.screenHash !== undefined && rt.logEnd === sizes.get(s.id) && isAlive(rt.pane.panePid);
+      if (rt.pane === undefined || rt.pane.dead || rt.screenHash === undefined || rt.logEnd !== sizes.get(s.id)) return false;
+      return quiet.has(s.id) || isAlive(rt.pane.panePid);
     });
     if (stands) return new Map(live.map((s) => [tmuxSessionName(s.id), runtimeOf(ctx, s.id).pane!]));
     const listedAt = Date.now();
