@@ -2,8 +2,8 @@ import fnv from 'fnv-plus';
 import type { SessionRecord } from '../../core/records.js';
 import { isLive, isTerminal, LIVE_STATUSES } from '../../core/status.js';
 import { decideStatus } from '../../core/status-rules.js';
-import { childCount, isAlive } from '../../process/process-table.js';
-import { captureScript, listPanesArgs, parseCaptures, parsePanes, sourceStdinArgs, tmuxSessionName, type PaneInfo } from '../../tmux/commands.js';
+import { childCount } from '../../process/process-table.js';
+import { captureScript, parseCaptures, sourceStdinArgs, tmuxSessionName, type PaneInfo } from '../../tmux/commands.js';
 import { runtimeOf, type DaemonContext } from '../context.js';
 import type { Jobs } from '../job/jobs.js';
 import { exitTime, mainExit, readShellExit } from '../output/exit-files.js';
@@ -18,6 +18,7 @@ import { canReuse } from '../../process/run-marks.js';
 import { lookForAttention } from './attention-look.js';
 import { Evidence, QUICK_MS } from './evidence.js';
 import { ExitWatch } from './exit-watch.js';
+import { PaneListing } from './pane-listing.js';
 
 /** How old a status may be when a reader finds a refresh under way (see ensureFresh). */
 const STALE_OK_MS = 10_000;
@@ -30,16 +31,13 @@ const READER_WAIT_MS = 1000;
  * single-flight, cached for `statusCacheMs`, kept fresh by a timer so that readers never wait;
  * and the exit watch, so that exits are seen at once.
  */
-/** The oldest a listing of the panes may be for a refresh to stand on it (ADR 0043). */
-const LIST_MAX_MS = 10_000;
 /** How long a dead pane may lack its exit status before it is recorded without one. */
 const DEAD_STATUS_WAIT_MS = 2_000;
 
 export class Monitor {
   private inflight: Promise<void> | null = null;
   private lastRefreshAt = 0;
-  /** When the last `tmux list-panes` was asked for. */
-  private listedAt = 0;
+  private readonly listing: PaneListing;
 
   /** When the last refresh finished: what the store says about output is true as of then. */
   get refreshedAt(): number {
@@ -52,6 +50,7 @@ export class Monitor {
   constructor(private readonly ctx: DaemonContext, private readonly jobs: Jobs) {
     this.exits = new ExitWatch(ctx, jobs.watch, (id) => void this.refreshSession(id).catch(() => undefined));
     this.evidence = new Evidence(ctx, jobs);
+    this.listing = new PaneListing(ctx);
   }
 
   start(): void {
@@ -129,11 +128,9 @@ export class Monitor {
       return;
     }
     const sizes = new Map(live.map((s) => [s.id, logBytes(ctx, s)]));
-    const listedBefore = this.listedAt;
     const quietAt = Date.now();
     const quiet = new Set(only === undefined ? live.filter((s) => this.settled(s, quietAt)).map((s) => s.id) : []);
-    const panes = await this.panesOf(live, sizes, only !== undefined, quiet);
-    const stood = this.listedAt === listedBefore;
+    const { panes, stood } = await this.listing.panesOf(live, sizes, only !== undefined, quiet);
 
     // The fingerprint decides what needs a capture (ADR 0003): when the cursor or the scrollback
     // moved, the screen changed for certain; when only the log grew, a capture and its hash tell a
@@ -173,32 +170,6 @@ export class Monitor {
       }
     });
     if (only === undefined) this.lastRefreshAt = Date.now();
-  }
-
-  /**
-   * The panes of the live sessions, by tmux session name: from one `tmux list-panes`, or as the
-   * last listing showed them when nothing it shows can have changed since (ADR 0043): no log grew
-   * (a program's output reaches the log through pipe-pane, so its cursor and scrollback stand
-   * still), every pane's process lives (a pane dies with it), every session was listed and has its
-   * baseline screen, and that listing is younger than LIST_MAX_MS (what only tmux knows: a session
-   * killed in tmux whose process ignored the hangup, a resize). `fresh`: list anyway. `quiet`: the
-   * sessions none of whose processes has run since their settled look (ADR 0044): their shell lives
-   * (a process runs to exit), and so does its pane's process, which waits on it, but for that
-   * process killed by itself, which the listing every LIST_MAX_MS finds.
-   */
-  private async panesOf(live: readonly SessionRecord[], sizes: Map<string, number>, fresh: boolean, quiet: Set<string>): Promise<Map<string, PaneInfo>> {
-    const { ctx } = this;
-    const stands = !fresh && Date.now() - this.listedAt < LIST_MAX_MS && live.every((s) => {
-      const rt = runtimeOf(ctx, s.id);
-      if (rt.pane === undefined || rt.pane.dead || rt.screenHash === undefined || rt.logEnd !== sizes.get(s.id)) return false;
-      return quiet.has(s.id) || isAlive(rt.pane.panePid);
-    });
-    if (stands) return new Map(live.map((s) => [tmuxSessionName(s.id), runtimeOf(ctx, s.id).pane!]));
-    const listedAt = Date.now();
-    const panes = new Map(parsePanes(await ctx.tmux.runIfServer(listPanesArgs())).map((p) => [p.sessionName, p]));
-    for (const s of live) runtimeOf(ctx, s.id).pane = panes.get(tmuxSessionName(s.id));
-    this.listedAt = listedAt;
-    return panes;
   }
 
   /**
