@@ -1,7 +1,7 @@
 import { EXIT } from '../errors.js';
 import { VERSION } from '../version.js';
 import { parseFast } from './fast-path.js';
-import { guardStdout, writeOut } from './output.js';
+import { writeOut } from './output.js';
 import { reportError as report } from './report.js';
 import { newClient, takeTargetOptions } from './target.js';
 
@@ -17,9 +17,12 @@ export function run(): void {
  * other exit is `exec`'s Ctrl-C before its job started, which must close the request at once.
  */
 export async function main(argv: string[]): Promise<number> {
+  // `amux logs ID | head`: the reader went away; stop quietly like other Unix tools.
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(EXIT.ok);
+    throw err;
+  });
   const raw = argv.slice(2);
-  // `ps` and `--version` write to descriptor 1 by themselves (writeOut); the others use the stream.
-  if (!['ps', '--version', '-V', 'version'].includes(raw[0] ?? '')) guardStdout();
   // Shell completion asks on every Tab: no commander parse (ADR 0021).
   if (raw[0] === '__complete') return (require('./complete-command.js') as typeof import('./complete-command.js')).completeCommand(raw.slice(1));
   let fast: ReturnType<typeof parseFast>;

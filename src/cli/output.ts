@@ -1,33 +1,10 @@
-import { writeSync } from 'node:fs';
-import { isatty } from 'node:tty';
 import type { SessionStatus } from '../core/status.js';
-import { EXIT } from '../errors.js';
 
-/**
- * Colours only on a TTY, never with NO_COLOR or --no-color (README "Commands"). Without a stream,
- * standard output, asked of the descriptor: `process.stdout` is built on first use, and building
- * it (a stream over a pipe or file) was ~3 ms of `amux ps`.
- */
-export function useColor(stream?: NodeJS.WriteStream): boolean {
+/** Colours only on a TTY, never with NO_COLOR or --no-color (README "Commands"). */
+export function useColor(stream: NodeJS.WriteStream = process.stdout): boolean {
   if (process.env.NO_COLOR !== undefined && process.env.NO_COLOR !== '') return false;
   if (process.argv.includes('--no-color')) return false;
-  return stream ? stream.isTTY === true : isatty(1);
-}
-
-/** `amux logs ID | head`: the reader went away; stop quietly like other Unix tools. */
-function readerGone(err: NodeJS.ErrnoException): void {
-  if (err.code === 'EPIPE') process.exit(EXIT.ok);
-  throw err;
-}
-
-/** Whether output goes through `process.stdout` (once it does, all of it must, to keep its order). */
-let streamed = false;
-
-/** Every command that writes through `process.stdout` (all but the fast `ps` and `--version`) first sets this up. */
-export function guardStdout(): void {
-  if (streamed) return;
-  streamed = true;
-  process.stdout.on('error', readerGone);
+  return stream.isTTY === true;
 }
 
 type Paint = (s: string) => string;
@@ -44,35 +21,14 @@ export async function statusPainter(color: boolean): Promise<(status: SessionSta
 }
 
 export function printJson(value: unknown): void {
-  void writeOut(`${JSON.stringify(value, null, 2)}\n`);
+  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }
 
-/**
- * Writes and waits until the data is handed to the OS (so an exit right after loses nothing). To
- * standard output without a stream, in a command that has not set up `process.stdout` (`ps`,
- * `--version`): straight to descriptor 1, and what the descriptor would not take at once (a full
- * non-blocking pipe), with all that follows, through `process.stdout`.
- */
-export function writeOut(data: string | Buffer, stream?: NodeJS.WriteStream): Promise<void> {
-  let rest = typeof data === 'string' ? Buffer.from(data) : data;
-  if (!stream && streamed) stream = process.stdout;
-  if (!stream) {
-    try {
-      while (rest.length > 0) rest = rest.subarray(writeSync(1, rest));
-      return Promise.resolve();
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') {
-        readerGone(err as NodeJS.ErrnoException);
-        return Promise.resolve();
-      }
-      guardStdout();
-      stream = process.stdout;
-    }
-  }
-  const out = stream;
+/** Writes and waits until the data is handed to the OS (so an exit right after loses nothing). */
+export function writeOut(data: string | Buffer, stream: NodeJS.WriteStream = process.stdout): Promise<void> {
   return new Promise((resolve) => {
-    if (out.write(rest)) resolve();
-    else out.once('drain', () => resolve());
+    if (stream.write(data)) resolve();
+    else stream.once('drain', () => resolve());
   });
 }
 
