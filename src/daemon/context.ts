@@ -1,5 +1,4 @@
 import { EventEmitter } from 'node:events';
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { AmuxError } from '../errors.js';
 import type { ScanState } from '../core/attention-scan.js';
@@ -10,6 +9,7 @@ import type { Foreground } from '../process/foreground.js';
 import { openDatabase } from '../store/database.js';
 import { Store } from '../store/session-store.js';
 import type { PaneInfo } from '../tmux/commands.js';
+import { onPath } from '../process/program-path.js';
 import { Tmux } from '../tmux/tmux.js';
 import { RegexThread } from './match/regex-thread.js';
 
@@ -115,14 +115,11 @@ export interface Programs {
   timeout: string;
 }
 
+/** The system's own first (`/bin`, `/usr/bin`, `/usr/local/bin`), then PATH's. */
 function findProgram(name: string, why: string): string {
   for (const dir of ['/bin', '/usr/bin', '/usr/local/bin']) if (existsSync(`${dir}/${name}`)) return `${dir}/${name}`;
-  try {
-    const found = execFileSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' }).trim();
-    if (found) return found;
-  } catch {
-    /* reported below */
-  }
+  const found = onPath(name);
+  if (found.startsWith('/')) return found;
   throw new AmuxError('operation_failed', `${name} not found; ${why}`);
 }
 

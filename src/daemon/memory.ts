@@ -27,7 +27,7 @@ function fullCollection(): (() => void) | null {
 }
 
 /** Whether the heap has grown enough past what the last full collection left that one is worth its time. */
-export function worthCollecting(committed: number, liveAfterLast: number): boolean {
+function worthCollecting(committed: number, liveAfterLast: number): boolean {
   return committed - liveAfterLast > SLACK;
 }
 

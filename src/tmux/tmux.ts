@@ -1,6 +1,6 @@
-import { accessSync, constants, statSync } from 'node:fs';
 import type { execa as Execa } from 'execa';
 import { AmuxError } from '../errors.js';
+import { onPath } from '../process/program-path.js';
 import { ControlClient, ControlGone } from './control-client.js';
 import { controlLine } from './control-line.js';
 
@@ -23,22 +23,6 @@ const ANSWER_MS = 20_000;
 
 /** Commands that change nothing: run again as a process when the control client ended before answering. */
 const READS = new Set(['list-panes', 'list-sessions', 'capture-pane', 'display-message', 'show-options']);
-
-/** `name`'s first executable on PATH, as a spawn would find it; `name` itself when it holds a `/` or is not found. */
-export function onPath(name: string, path = process.env.PATH ?? ''): string {
-  if (name.includes('/')) return name;
-  for (const dir of path.split(':')) {
-    if (!dir.startsWith('/')) return name; // a relative entry depends on the directory of the moment: left to the spawn
-    const file = `${dir}/${name}`;
-    try {
-      accessSync(file, constants.X_OK);
-      if (statSync(file).isFile()) return file;
-    } catch {
-      /* not here */
-    }
-  }
-  return name;
-}
 
 /** After a control client failed to start, calls are processes for this long before it is tried again. */
 const RECONNECT_MS = 5_000;

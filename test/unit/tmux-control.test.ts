@@ -7,7 +7,8 @@ import { ControlParser, type ControlBlock } from '../../src/tmux/control-parser.
 import { controlLine, quoteWord } from '../../src/tmux/control-line.js';
 import { newSessionArgs, sendTextArgs, killSessionsArgs, tmuxLiteral } from '../../src/tmux/commands.js';
 import { CONTROL_SESSION } from '../../src/tmux/control-client.js';
-import { onPath, Tmux, TmuxCommandError } from '../../src/tmux/tmux.js';
+import { onPath } from '../../src/process/program-path.js';
+import { Tmux, TmuxCommandError } from '../../src/tmux/tmux.js';
 
 function parse(chunks: (string | Buffer)[]): { blocks: ControlBlock[]; notices: string[] } {
   const blocks: ControlBlock[] = [];

@@ -128,8 +128,14 @@ export class Monitor {
       return;
     }
     const sizes = new Map(live.map((s) => [s.id, logBytes(ctx, s)]));
+    // Read (the run marks) only when asked: the listing asks once nothing cheaper says it must list.
     const quietAt = Date.now();
-    const quiet = new Set(only === undefined ? live.filter((s) => this.settled(s, quietAt)).map((s) => s.id) : []);
+    const quietness = new Map<string, boolean>();
+    const quiet = (s: SessionRecord): boolean => {
+      let q = quietness.get(s.id);
+      if (q === undefined) quietness.set(s.id, (q = only === undefined && this.settled(s, quietAt)));
+      return q;
+    };
     const { panes, stood } = await this.listing.panesOf(live, sizes, only !== undefined, quiet);
 
     // The fingerprint decides what needs a capture (ADR 0003): when the cursor or the scrollback
@@ -160,7 +166,7 @@ export class Monitor {
     const current = pick();
     ctx.store.tx(() => {
       for (const s of current) {
-        if (!seen.has(s.id) || (stood && quiet.has(s.id) && runtimeOf(ctx, s.id).settled?.row === s)) continue;
+        if (!seen.has(s.id) || (stood && quietness.get(s.id) === true && runtimeOf(ctx, s.id).settled?.row === s)) continue;
         try {
           this.decide(s, panes.get(tmuxSessionName(s.id)), captures, moved.has(s.id), now);
         } catch (err) {

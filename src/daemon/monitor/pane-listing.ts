@@ -20,17 +20,19 @@ export class PaneListing {
    * and scrollback stand still), every pane's process lives (a pane dies with it), every session was
    * listed and has its baseline screen, and that listing is younger than LIST_MAX_MS (what only tmux
    * knows: a session killed in tmux whose process ignored the hangup, a resize). `fresh`: list
-   * anyway. `quiet`: the sessions none of whose processes has run since their settled look
+   * anyway. `quiet`: whether none of a session's processes has run since its settled look
    * (ADR 0044): their shell lives (a process runs to exit), and so does its pane's process, which
    * waits on it, but for that process killed by itself, which the listing every LIST_MAX_MS finds.
    */
-  async panesOf(live: readonly SessionRecord[], sizes: Map<string, number>, fresh: boolean, quiet: Set<string>): Promise<{ panes: Map<string, PaneInfo>; stood: boolean }> {
+  async panesOf(live: readonly SessionRecord[], sizes: Map<string, number>, fresh: boolean, quiet: (s: SessionRecord) => boolean): Promise<{ panes: Map<string, PaneInfo>; stood: boolean }> {
     const { ctx } = this;
-    const stands = !fresh && Date.now() - this.listedAt < LIST_MAX_MS && live.every((s) => {
-      const rt = runtimeOf(ctx, s.id);
-      if (rt.pane === undefined || rt.pane.dead || rt.screenHash === undefined || rt.logEnd !== sizes.get(s.id)) return false;
-      return quiet.has(s.id) || isAlive(rt.pane.panePid);
-    });
+    const stands = !fresh && Date.now() - this.listedAt < LIST_MAX_MS
+      && live.every((s) => {
+        const rt = runtimeOf(ctx, s.id);
+        return rt.pane !== undefined && !rt.pane.dead && rt.screenHash !== undefined && rt.logEnd === sizes.get(s.id);
+      })
+      // Only then the processes: whether they ran, or else whether the pane's process lives.
+      && live.every((s) => quiet(s) || isAlive(runtimeOf(ctx, s.id).pane!.panePid));
     if (stands) return { panes: new Map(live.map((s) => [tmuxSessionName(s.id), runtimeOf(ctx, s.id).pane!])), stood: true };
     const listedAt = Date.now();
     const panes = new Map(parsePanes(await ctx.tmux.runIfServer(listPanesArgs())).map((p) => [p.sessionName, p]));
