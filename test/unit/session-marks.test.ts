@@ -78,14 +78,16 @@ describe('scanMarks: one pass over /proc, environments read only for processes s
   test('finds a marked process started after the cutoff, and its Unix session’s members', async (t) => {
     const before = Date.now();
     const pid = await startMarked(t, 'scan0001');
-    const sid = sessionOf(pid)!;
+    // The raw field, not sessionOf: in a pid namespace whose session leader is outside it (a CI
+    // container), the session reads 0, which sessionOf gives as null ("no session").
+    const sid = Number(procStat(pid)!.fields[STAT.session]);
     // The Unix session is the test runner's: other test files running beside this one fork into it
     // at any moment, so only the members from before the scan are compared.
-    const earlier = sessionMembers(sid);
+    const earlier = sid > 0 ? sessionMembers(sid) : [];
     const scan = scanMarks(sock, before);
     const why = () => `started at tick ${procStat(pid)?.fields[STAT.starttime]}, cutoff ${ticksAt(before - 5000)}; ${readFileSync('/proc/uptime', 'utf8').trim()} s up; ${/btime \d+/.exec(readFileSync('/proc/stat', 'utf8'))?.[0]}, now ${before}`;
     assert.deepEqual(scan.marked.get('scan0001'), [pid], why());
-    assert.ok(scan.members(sid).includes(pid));
+    assert.ok(scan.members(sid).includes(pid), `session ${sid}: ${why()}`);
     const missed = earlier.filter((p) => p !== process.pid && !scan.members(sid).includes(p) && isAliveNow(p));
     assert.deepEqual(missed, [], 'every member alive before and after the scan is among its members');
   });
