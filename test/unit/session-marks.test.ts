@@ -3,7 +3,8 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { childrenOf, isAlive as isAliveNow, procStat, sessionMembers, sessionOf, STAT } from '../../src/process/process-table.js';
-import { markOf, newPids, pidRange, scanMarks, sessionTree, ticksAt } from '../../src/process/session-marks.js';
+import { ProcessIndex } from '../../src/process/process-index.js';
+import { markOf, newPids, sessionTree, ticksAt } from '../../src/process/session-marks.js';
 
 const env = (...vars: string[]) => `${vars.join('\0')}\0`;
 
@@ -66,7 +67,7 @@ describe('sessionTree: which Unix sessions count (real processes)', () => {
   });
 });
 
-describe('scanMarks: one pass over /proc, environments read only for processes started since (ADR 0027)', () => {
+describe('ProcessIndex: the marked processes and Unix sessions, environments read only for processes started since (ADR 0027, ADR 0045)', () => {
   const sock = '/tmp/amux-scan-test/tmux.sock';
   const startMarked = async (t: { after: (fn: () => void) => void }, id: string) => {
     const child = spawn('sleep', ['30'], { stdio: 'ignore', env: { ...process.env, AMUX_SESSION_ID: id, TMUX: '' } });
@@ -84,7 +85,7 @@ describe('scanMarks: one pass over /proc, environments read only for processes s
     // The Unix session is the test runner's: other test files running beside this one fork into it
     // at any moment, so only the members from before the scan are compared.
     const earlier = sid > 0 ? sessionMembers(sid) : [];
-    const scan = scanMarks(sock, before);
+    const scan = new ProcessIndex(sock).scan(before);
     const why = () => `started at tick ${procStat(pid)?.fields[STAT.starttime]}, cutoff ${ticksAt(before - 5000)}; ${readFileSync('/proc/uptime', 'utf8').trim()} s up; ${/btime \d+/.exec(readFileSync('/proc/stat', 'utf8'))?.[0]}, now ${before}`;
     assert.deepEqual(scan.marked.get('scan0001'), [pid], why());
     assert.ok(scan.members(sid).includes(pid), `session ${sid}: ${why()}`);
@@ -94,8 +95,10 @@ describe('scanMarks: one pass over /proc, environments read only for processes s
 
   test('a process started well before the sessions looked for is not read (nor counted)', async (t) => {
     const pid = await startMarked(t, 'scan0002');
-    assert.deepEqual(scanMarks(sock, 0).marked.get('scan0002'), [pid]);
-    assert.equal(scanMarks(sock, Date.now() + 60_000).marked.get('scan0002'), undefined);
+    const index = new ProcessIndex(sock);
+    assert.deepEqual(index.scan(0).marked.get('scan0002'), [pid]);
+    assert.equal(index.scan(Date.now() + 60_000).marked.get('scan0002'), undefined);
+    assert.equal(new ProcessIndex(sock).scan(Date.now() + 60_000).marked.get('scan0002'), undefined);
   });
 });
 
@@ -126,32 +129,38 @@ describe('newPids: the pids given out since an earlier pass, across the wrap', (
   });
 });
 
-describe('scanMarks with afterPid: a second pass reads only what was forked since the first', () => {
-  test('a marked process started after the first pass is found; one from before is not read again', async (t) => {
-    const sock = '/tmp/amux-scan-test/tmux.sock';
-    const spawnMarked = async (id: string) => {
-      const child = spawn('sleep', ['30'], { stdio: 'ignore', env: { ...process.env, AMUX_SESSION_ID: id, TMUX: '' } });
-      t.after(() => child.kill('SIGKILL'));
-      await new Promise((r) => child.once('spawn', r));
-      return child.pid!;
-    };
-    const old = await spawnMarked('scan0003');
-    const first = scanMarks(sock, 0);
-    assert.deepEqual(first.marked.get('scan0003'), [old]);
-    const fresh = await spawnMarked('scan0004');
-    const second = scanMarks(sock, 0, first.lastPid);
-    assert.deepEqual(second.marked.get('scan0004'), [fresh]);
-    assert.equal(second.marked.get('scan0003'), undefined);
-  });
-});
+describe('ProcessIndex, used again: what was forked since is read, what ended is forgotten', () => {
+  const sock = '/tmp/amux-scan-test/tmux.sock';
+  const spawnMarked = async (t: { after: (fn: () => void) => void }, args: string[], id?: string) => {
+    const child = spawn(args[0]!, args.slice(1), { stdio: 'ignore', env: { ...process.env, ...(id ? { AMUX_SESSION_ID: id } : {}), TMUX: '' } });
+    t.after(() => child.kill('SIGKILL'));
+    await new Promise((r) => child.once('spawn', r));
+    return child;
+  };
 
-describe('pidRange: the pids given out since a pass, looked up one by one when few', () => {
-  test('no wrap, wrap at pid_max, too many, unknown', () => {
-    assert.deepEqual(pidRange(10, 13, 100, 32768), ['11', '12', '13']);
-    assert.deepEqual(pidRange(32765, 2, 100, 32768), ['32766', '32767', '1', '2']);
-    assert.deepEqual(pidRange(5, 5, 100, 32768), []);
-    assert.equal(pidRange(10, 5000, 100, 32768), null);
-    assert.equal(pidRange(undefined, 5, 100, 32768), null);
-    assert.equal(pidRange(5, NaN, 100, 32768), null);
+  test('a marked process started after the first scan is found; one from before still is; one that ended is not', async (t) => {
+    const index = new ProcessIndex(sock);
+    const old = await spawnMarked(t, ['sleep', '30'], 'scan0003');
+    const gone = await spawnMarked(t, ['sleep', '30'], 'scan0005');
+    const first = index.scan(0);
+    assert.deepEqual(first.marked.get('scan0003'), [old.pid]);
+    assert.deepEqual(first.marked.get('scan0005'), [gone.pid]);
+    gone.kill('SIGKILL');
+    await new Promise((r) => gone.once('exit', r));
+    const fresh = await spawnMarked(t, ['sleep', '30'], 'scan0004');
+    const second = index.scan(0);
+    assert.deepEqual(second.marked.get('scan0004'), [fresh.pid]);
+    assert.deepEqual(second.marked.get('scan0003'), [old.pid]);
+    assert.equal(second.marked.get('scan0005'), undefined, 'reaped by its parent: gone from /proc, gone from the index');
+  });
+
+  test('a process read while young (before it execs with the mark) is read again', async (t) => {
+    const index = new ProcessIndex(sock);
+    // Its environment has no mark until it execs `env`, which adds it (as a fork of a session's shell
+    // shows the shell's initial environment until its exec).
+    const child = await spawnMarked(t, ['sh', '-c', 'sleep 0.3; exec env AMUX_SESSION_ID=scan0006 sleep 30']);
+    assert.equal(index.scan(0).marked.get('scan0006'), undefined);
+    await new Promise((r) => setTimeout(r, 600));
+    assert.deepEqual(index.scan(0).marked.get('scan0006'), [child.pid]);
   });
 });

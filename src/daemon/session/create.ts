@@ -10,7 +10,6 @@ import type { DaemonContext } from '../context.js';
 import { chunkBytesFor, JOB_STREAM_CHUNK, JOB_STREAM_KEEP } from '../output/log-files.js';
 import { resolveSession } from './refs.js';
 import { applyDecision } from './transitions.js';
-import { notePidMark } from './reap.js';
 import type { Queue } from './queue.js';
 import { START_BACKLOG } from '../../protocol/sessions.js';
 import { NO_ATTENTION } from '../../core/attention.js';
@@ -69,7 +68,6 @@ export async function createSession(ctx: DaemonContext, queue: Queue, spec: Sess
     throw new AmuxError('name_in_use', `name '${name}' is already used by another session; pick another or 'amux rm' the old one`);
   }
   const id = newId(ctx);
-  notePidMark(ctx, id); // before anything of it can run: its reap reads only what was forked since (ADR 0027)
   const now = Date.now();
   const sp = sessionPaths(ctx.paths, id);
   const record: SessionRecord = {

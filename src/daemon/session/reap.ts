@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import type { SessionRecord } from '../../core/records.js';
 import { isTerminal } from '../../core/status.js';
 import { childCount, isAlive, procStat, sessionOf, signalAll, STAT } from '../../process/process-table.js';
-import { pidClock, type PidMark } from '../../process/pid-clock.js';
-import { markedProcesses, scanMarks, sessionTree, type MarkScan } from '../../process/session-marks.js';
+import { ProcessIndex } from '../../process/process-index.js';
+import { sessionTree, type MarkScan } from '../../process/session-marks.js';
 import { DEFAULT_GRACE_MS, terminate } from '../../process/terminate.js';
 import { sessionPaths } from '../../paths.js';
 import type { DaemonContext } from '../context.js';
@@ -11,28 +11,13 @@ import type { DaemonContext } from '../context.js';
 /** Sessions being reaped now: a second end of the same session waits for nothing. */
 const reaping = new Set<string>();
 
-/** Where the kernel's pid counter was when each session of this daemon was created. */
-const created = new WeakMap<DaemonContext, Map<string, PidMark>>();
+/** Each daemon's index of the machine's processes (ADR 0045), kept from one reap to the next. */
+const indexes = new WeakMap<DaemonContext, ProcessIndex>();
 
-/** Notes the pid counter as session `id` is created: its reap reads only the processes forked since. */
-export function notePidMark(ctx: DaemonContext, id: string): void {
-  const mark = pidClock().now();
-  if (!mark) return;
-  let m = created.get(ctx);
-  if (!m) created.set(ctx, (m = new Map()));
-  m.set(id, mark);
-}
-
-/**
- * The last pid given out before the oldest of `sessions` was created, when the processes forked
- * since can be told apart (ADR 0027); undefined: one was created before this daemon started, or a
- * whole round of pids passed since, and every process is read.
- */
-function pidsSince(ctx: DaemonContext, sessions: readonly SessionRecord[]): number | undefined {
-  const m = created.get(ctx);
-  const marks = sessions.map((s) => m?.get(s.id));
-  if (marks.some((x) => x === undefined)) return undefined;
-  return pidClock().since(marks.reduce((a, b) => (a!.travelled <= b!.travelled ? a : b)));
+function indexOf(ctx: DaemonContext): ProcessIndex {
+  let index = indexes.get(ctx);
+  if (!index) indexes.set(ctx, (index = new ProcessIndex(ctx.paths.tmuxSocket)));
+  return index;
 }
 
 /**
@@ -51,10 +36,8 @@ export async function reapSessions(ctx: DaemonContext, sessions: readonly Sessio
   try {
     // Only processes started since the oldest of these sessions began can carry their marks.
     const since = Math.min(...todo.map((s) => s.createdAt));
-    let lastPid = pidsSince(ctx, todo);
     const find = () => {
-      const scan = scanMarks(ctx.paths.tmuxSocket, since, lastPid);
-      lastPid = scan.lastPid;
+      const scan = indexOf(ctx).scan(since);
       return todo.flatMap((s) => processesOf(s, shellOf(ctx, s), scan));
     };
     let pids = find();
@@ -66,16 +49,13 @@ export async function reapSessions(ctx: DaemonContext, sessions: readonly Sessio
       },
       ended: () => !pids.some(isAlive),
       afterGrace: () => {
-        // What they forked meanwhile: the second pass reads only the processes started since the first.
+        // What they forked meanwhile: the second pass reads only the processes forked since the first.
         pids = [...new Set([...pids.filter(isAlive), ...find()])];
       },
       mustKill: () => pids.length > 0,
     }, { signal: 'SIGTERM', graceMs });
   } finally {
-    for (const s of todo) {
-      reaping.delete(s.id);
-      if (s.removedAt || s.closedAt) created.get(ctx)?.delete(s.id); // a later reap (rm of a closed one) reads every process
-    }
+    for (const s of todo) reaping.delete(s.id);
   }
 }
 
@@ -121,7 +101,7 @@ function paneOpen(shell: number): boolean {
  * marked processes, and those not yet closed, whose shell may run unmarked (a paused one).
  */
 export async function reapLeftovers(ctx: DaemonContext, graceMs = DEFAULT_GRACE_MS): Promise<void> {
-  const ids = new Set([...markedProcesses(ctx.paths.tmuxSocket).keys(), ...ctx.store.unclosedFinished(Date.now()).map((s) => s.id)]);
+  const ids = new Set([...indexOf(ctx).scan().marked.keys(), ...ctx.store.unclosedFinished(Date.now()).map((s) => s.id)]);
   const finished = [...ids].map((id) => ctx.store.getSession(id)).filter((s): s is SessionRecord => !!s && isTerminal(s.status));
   await reapSessions(ctx, finished, graceMs);
 }
