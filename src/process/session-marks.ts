@@ -4,10 +4,13 @@ import { descendantsOf, isAlive, procStat, sessionOf, STAT } from './process-tab
 /** The variable every process of an amux session inherits (README "How it works": ends). */
 export const SESSION_MARK = 'AMUX_SESSION_ID';
 
-/** What one pass over /proc found: the marked processes by session id, and every Unix session's members. */
+/**
+ * What a look at /proc found: the marked processes by session id, and every Unix session's members
+ * (either may hold a pid gone since: `sessionTree` keeps the live ones).
+ */
 export interface MarkScan {
   marked: Map<string, number[]>;
-  /** The live members of Unix session `sid` (as `sessionMembers` finds them), from the same pass. */
+  /** The members of Unix session `sid` (as `sessionMembers` finds them). */
   members(sid: number): number[];
 }
 

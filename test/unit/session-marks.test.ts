@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { childrenOf, isAlive as isAliveNow, procStat, sessionMembers, sessionOf, STAT } from '../../src/process/process-table.js';
-import { ProcessIndex } from '../../src/process/process-index.js';
+import { pidRange, ProcessIndex } from '../../src/process/process-index.js';
 import { markOf, newPids, sessionTree, ticksAt } from '../../src/process/session-marks.js';
 
 const env = (...vars: string[]) => `${vars.join('\0')}\0`;
@@ -158,9 +158,20 @@ describe('ProcessIndex, used again: what was forked since is read, what ended is
     const index = new ProcessIndex(sock);
     // Its environment has no mark until it execs `env`, which adds it (as a fork of a session's shell
     // shows the shell's initial environment until its exec).
-    const child = await spawnMarked(t, ['sh', '-c', 'sleep 0.3; exec env AMUX_SESSION_ID=scan0006 sleep 30']);
+    const child = await spawnMarked(t, ['sh', '-c', 'sleep 0.1; exec env AMUX_SESSION_ID=scan0006 sleep 30']);
     assert.equal(index.scan(0).marked.get('scan0006'), undefined);
-    await new Promise((r) => setTimeout(r, 600));
+    await new Promise((r) => setTimeout(r, 500));
     assert.deepEqual(index.scan(0).marked.get('scan0006'), [child.pid]);
+  });
+});
+
+describe('pidRange: the pids given out since a pass, looked up one by one when few', () => {
+  test('no wrap, wrap at pid_max, too many, unknown', () => {
+    assert.deepEqual(pidRange(10, 13, 100, 32768), ['11', '12', '13']);
+    assert.deepEqual(pidRange(32765, 2, 100, 32768), ['32766', '32767', '1', '2']);
+    assert.deepEqual(pidRange(5, 5, 100, 32768), []);
+    assert.equal(pidRange(10, 5000, 100, 32768), null);
+    assert.equal(pidRange(undefined, 5, 100, 32768), null);
+    assert.equal(pidRange(5, NaN, 100, 32768), null);
   });
 });
