@@ -68,13 +68,8 @@ export class ProcessIndex {
     this.update();
     const cutoff = sinceMs > 0 ? ticksAt(sinceMs - START_SLACK_MS) : 0;
     const marked = new Map<string, number[]>();
-    const bySid = new Map<number, number[]>();
     for (const [pid, e] of this.entries) {
-      if (e.zombie) continue;
-      const list = bySid.get(e.sid);
-      if (list) list.push(pid);
-      else bySid.set(e.sid, [pid]);
-      if (e.start < cutoff) continue;
+      if (e.zombie || e.start < cutoff) continue;
       if (e.mark === undefined) {
         const env = readProc(`/proc/${pid}/environ`); // null: gone, or not ours to read
         e.mark = env === null ? null : markOf(env, this.tmuxSocket);
@@ -84,7 +79,13 @@ export class ProcessIndex {
       if (ids) ids.push(pid);
       else marked.set(e.mark, [pid]);
     }
-    return { marked, members: (sid) => bySid.get(sid) ?? [] };
+    // Asked for a few Unix sessions per reap: each a walk of the index, not a map of them all.
+    const members = (sid: number) => {
+      const out: number[] = [];
+      for (const [pid, e] of this.entries) if (e.sid === sid && !e.zombie) out.push(pid);
+      return out;
+    };
+    return { marked, members };
   }
 
   /** Reads the processes forked since the last update (listing /proc when many, or every 2 s) and the young again. */
