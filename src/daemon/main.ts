@@ -80,7 +80,7 @@ export async function runDaemon(): Promise<void> {
       throw new AmuxError('daemon_unreachable', `AMUX_HOME ${paths.home} is too long for a Unix socket path (max ${MAX_SOCKET_PATH - 9} bytes); use a shorter AMUX_HOME`);
     }
     const tmuxVersion = await checkTmuxVersion();
-    const ctx = createContext(paths, resolveSettings(readConfigFile(paths), process.env), findPrograms());
+    const ctx = createContext(paths, resolveSettings(readConfigFile(paths), process.env), findPrograms(), tmuxVersion);
     chmodSync(paths.db, 0o600);
     const engine = await startEngine(ctx);
     // No limit on receiving a whole request (node's default cuts one after 300 s with a 408): the
@@ -109,7 +109,7 @@ export async function runDaemon(): Promise<void> {
     process.on('SIGTERM', () => void stop());
     process.on('SIGINT', () => void stop());
     process.on('SIGHUP', () => undefined);
-    log(`listening on ${paths.socket} (${tmuxVersion})`);
+    log(`listening on ${paths.socket} (${tmuxVersion}; tmux calls ${ctx.tmux.useControl ? 'through one control-mode client' : 'as processes'}, ADR 0046)`);
   } catch (err) {
     const e = startError(err);
     log(`cannot start: ${e.message}`);

@@ -53,7 +53,7 @@ export class Tmux {
   constructor(
     readonly socket: string,
     bin = 'tmux',
-    private readonly useControl = true,
+    readonly useControl = true,
   ) {
     this.bin = onPath(bin);
   }
@@ -196,6 +196,25 @@ export class TmuxCommandError extends Error {
   }
 }
 
+/** The major and minor of a `tmux -V` line (`tmux 3.3a`, `tmux next-3.7`); null when it names none. */
+export function tmuxRelease(version: string): [number, number] | null {
+  const m = /(\d+)\.(\d+)/.exec(version);
+  return m ? [Number(m[1]), Number(m[2])] : null;
+}
+
+/**
+ * Whether the daemon's tmux calls go through one control-mode client (ADR 0037, ADR 0046):
+ * `AMUX_TMUX_CONTROL=on` or `off` decides; unset, a tmux of 3.7 or newer, the first release with
+ * the fixes for the control-mode server crashes found on 3.3a, gets it; an older one runs a
+ * process per call.
+ */
+export function controlClientWanted(setting: string | undefined, version: string): boolean {
+  if (setting === 'on') return true;
+  if (setting === 'off') return false;
+  const r = tmuxRelease(version);
+  return r !== null && (r[0] > 3 || (r[0] === 3 && r[1] >= 7));
+}
+
 /** Checks that tmux exists and is at least 3.2 (new-session -e, argv commands, pane_dead_status). */
 export async function checkTmuxVersion(bin = 'tmux'): Promise<string> {
   const res = await (await loadExeca())(bin, ['-V'], { reject: false });
@@ -203,8 +222,8 @@ export async function checkTmuxVersion(bin = 'tmux'): Promise<string> {
     throw new AmuxError('tmux_unavailable', 'tmux is not installed or not on PATH; install tmux 3.2 or newer (e.g. apt-get install tmux)');
   }
   const version = String(res.stdout).trim();
-  const m = /(\d+)\.(\d+)/.exec(version);
-  if (!m || Number(m[1]) < 3 || (Number(m[1]) === 3 && Number(m[2]) < 2)) {
+  const r = tmuxRelease(version);
+  if (!r || r[0] < 3 || (r[0] === 3 && r[1] < 2)) {
     throw new AmuxError('tmux_unavailable', `${version || 'tmux'} is too old; amux needs tmux 3.2 or newer`);
   }
   return version;

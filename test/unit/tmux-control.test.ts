@@ -8,7 +8,7 @@ import { controlLine, quoteWord } from '../../src/tmux/control-line.js';
 import { newSessionArgs, sendTextArgs, killSessionsArgs, tmuxLiteral } from '../../src/tmux/commands.js';
 import { CONTROL_SESSION } from '../../src/tmux/control-client.js';
 import { onPath } from '../../src/process/program-path.js';
-import { Tmux, TmuxCommandError } from '../../src/tmux/tmux.js';
+import { controlClientWanted, Tmux, TmuxCommandError, tmuxRelease } from '../../src/tmux/tmux.js';
 
 function parse(chunks: (string | Buffer)[]): { blocks: ControlBlock[]; notices: string[] } {
   const blocks: ControlBlock[] = [];
@@ -213,5 +213,20 @@ describe('onPath: the tmux program looked up once', () => {
     assert.equal(onPath('./tool', `${dir}/b`), './tool');
     assert.equal(onPath('nothere', `${dir}/a:${dir}/b`), 'nothere');
     assert.equal(onPath('tool', `rel:${dir}/b`), 'tool'); // a relative entry first: left to the spawn
+  });
+});
+
+describe('controlClientWanted: which tmux gets the control-mode client (ADR 0046)', () => {
+  test('AMUX_TMUX_CONTROL=on or off decides, whatever the version', () => {
+    assert.equal(controlClientWanted('on', 'tmux 3.3a'), true);
+    assert.equal(controlClientWanted('off', 'tmux 3.7c'), false);
+  });
+  test('unset: 3.7 and newer (the control-mode crash fixes), not before', () => {
+    assert.deepEqual(['tmux 3.3a', 'tmux 3.6b', 'tmux 3.7', 'tmux 3.7c', 'tmux next-3.8', 'tmux 4.0', 'tmux master', ''].map((v) => controlClientWanted(undefined, v)), [false, false, true, true, true, true, false, false]);
+  });
+  test('tmuxRelease reads the major and minor', () => {
+    assert.deepEqual(tmuxRelease('tmux 3.3a'), [3, 3]);
+    assert.deepEqual(tmuxRelease('tmux next-3.7'), [3, 7]);
+    assert.equal(tmuxRelease('tmux master'), null);
   });
 });
