@@ -46,8 +46,8 @@ describe('a shell session ended by its own shell', () => {
 });
 
 /**
- * Processes of `home` or of sessions `ids` still running: marked AMUX_SESSION_ID=<id>, or naming the
- * home (a session's shell, the watchdog). Not tmux's own: its server, and the `split` of a pane's
+ * Processes of sessions `ids` still running: marked AMUX_SESSION_ID=<id>, or naming the home and the
+ * session (a session's shell, the watchdog). Not tmux's own: its server, and the `split` of a pane's
  * pipe-pane, which ends with the tmux session; not `keep`.
  */
 function leftovers(h: AmuxHome, ids: readonly string[], keep: readonly number[] = []): string[] {
@@ -59,7 +59,9 @@ function leftovers(h: AmuxHome, ids: readonly string[], keep: readonly number[] 
       const cmd = readFileSync(`/proc/${pid}/cmdline`, 'latin1').split('\0');
       if (/(^|\/)(tmux|node)$/.test(cmd[0] ?? '') || cmd.at(-2)?.endsWith('/log/log.')) continue; // tmux's, the CLI and the daemon
       const env = readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0');
-      if (ids.some((id) => env.includes(`AMUX_SESSION_ID=${id}`)) || cmd.some((a) => a.startsWith(`${h.home}/`))) found.push(`${pid} ${cmd.join(' ').slice(0, 80)}`);
+      // Naming the home and one of the sessions (its shell's rcfile, its watchdog's id argument).
+      const names = cmd.some((a) => a.startsWith(`${h.home}/`)) && ids.some((id) => cmd.some((a) => a === id || a.includes(`/sessions/${id}/`)));
+      if (ids.some((id) => env.includes(`AMUX_SESSION_ID=${id}`)) || names) found.push(`${pid} ${cmd.join(' ').slice(0, 80)}`);
     } catch {
       /* gone */
     }
@@ -195,8 +197,10 @@ describe('nothing of a session outlives it', () => {
     assert.equal(h.daemonPid(), null);
   });
 
-  test('a paused session ends with its tmux session while the daemon runs', async (t) => {
+  test('a paused session ends with its tmux session while the daemon runs (and the tmux server runs on)', async (t) => {
     const h = amuxHome(t);
+    // Another session keeps the server up: the killed pane's process stays the server's child.
+    await h.ok(['run', '--', 'sleep', '3145']);
     const { id, fg } = await busySession(h);
     fg.kill('SIGKILL');
     await h.ok(['pause', id]);
