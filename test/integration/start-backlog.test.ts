@@ -11,15 +11,18 @@ import { amuxHome } from '../helpers/amux.js';
  * once it runs, and `wait --until started` waits for that.
  */
 describe('start backlog', () => {
-  const h = amuxHome({ after });
+  // A tmux process per call (ADR 0046), and 24 creates: through the control client (or a fast tmux)
+  // a start can take so little that 12 never found the start slots all taken; the backlog's logic
+  // is the same either way.
+  const h = amuxHome({ after }, { AMUX_TMUX_CONTROL: 'off' });
 
   test('creates beyond the start slots answer pending at once and all start; wait --until started', async () => {
     await h.ok(['daemon', 'start']);
     const client = new Client(amuxPaths(h.home), false);
     const env = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
-    const made = await Promise.all(Array.from({ length: 12 }, () => client.sessions.create({ command: 'sleep 120', cwd: '/', env })));
+    const made = await Promise.all(Array.from({ length: 24 }, () => client.sessions.create({ command: 'sleep 120', cwd: '/', env })));
     const backlogged = made.filter((s) => s.status === 'pending');
-    assert.ok(backlogged.length >= 1, `12 creates at once: none waited for tmux (${made.map((s) => s.status).join(' ')})`);
+    assert.ok(backlogged.length >= 1, `24 creates at once: none waited for tmux (${made.map((s) => s.status).join(' ')})`);
     for (const s of backlogged) assert.equal(s.reason, START_BACKLOG);
     const started = JSON.parse(await h.ok(['wait', '--until', 'started', '--timeout', '60s', '--json', ...backlogged.map((s) => s.id)])) as { status: string; reached: boolean }[];
     for (const r of started) {
