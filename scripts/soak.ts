@@ -6,7 +6,9 @@
  * sampled logs, is exact. Exits 1 when a check failed.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Client } from '../src/client/client.js';
 import { renderPlain } from '../src/core/log-render.js';
 import { amuxPaths } from '../src/paths.js';
@@ -18,7 +20,9 @@ const minutes = envInt('SOAK_MINUTES', 10);
 const third = Math.max(1, Math.floor(sessions / 3));
 const started = performance.now();
 const log = (msg: string) => process.stderr.write(`[soak +${((performance.now() - started) / 1000).toFixed(0)}s] ${msg}\n`);
+/** What went wrong, each with the second of the soak it was seen at. */
 const failures: string[] = [];
+const fail = (msg: string) => failures.push(`+${((performance.now() - started) / 1000).toFixed(0)}s ${msg}`);
 /** How long each churned session took to be created (started) through the API. */
 const createMs: number[] = [];
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil(p * xs.length) - 1)] ?? NaN;
@@ -58,10 +62,10 @@ async function churn(h: BenchHome, client: Client, i: number): Promise<void> {
   createMs.push(performance.now() - t0);
   if (i % 10 === 0) {
     const waited = await h.amux('wait', s.id);
-    if (waited.code !== code) failures.push(`${s.id}: amux wait exited ${waited.code}, expected ${code}`);
+    if (waited.code !== code) fail(`${s.id}: amux wait exited ${waited.code}, expected ${code}`);
   } else {
     const [r] = (await client.wait({ ids: [s.id] })).results;
-    if (r?.exitCode !== code) failures.push(`${s.id}: wait answered exit ${r?.exitCode} (${r?.status}), expected ${code}`);
+    if (r?.exitCode !== code) fail(`${s.id}: wait answered exit ${r?.exitCode} (${r?.status}), expected ${code}`);
   }
   const chunks: Buffer[] = [];
   for await (const c of await client.sessions.logs(s.id)) chunks.push(c);
@@ -82,7 +86,7 @@ async function churn(h: BenchHome, client: Client, i: number): Promise<void> {
       }
     })();
     const events = (await client.sessions.inspect(s.id)).events.map((e) => `${e.type}${(e.data as { to?: string }).to ? `>${(e.data as { to?: string }).to}` : ''}@${e.createdAt.slice(17, 23)}`).join(' ');
-    failures.push(`${s.id}: logs differ from seq 1 ${count} (${out.length} vs ${want.length} bytes; 3 s later ${later === want ? 'right' : `${later.length} bytes`}; files ${files}; events ${events})`);
+    fail(`${s.id}: logs differ from seq 1 ${count} (${out.length} vs ${want.length} bytes; 3 s later ${later === want ? 'right' : `${later.length} bytes`}; files ${files}; events ${events})`);
   }
   await client.sessions.remove(s.id);
 }
@@ -104,13 +108,15 @@ async function main(): Promise<void> {
     const followers = printers.slice(0, 5).map((id) => follow(h, id));
     const deadline = performance.now() + minutes * 60_000;
     const psMs: number[] = [];
+    const psAt: number[] = []; // when each ps began, in seconds of the soak
     const rssMb: { atS: number; mb: number }[] = [];
     let churned = 0;
     const psClient = (async () => {
       while (performance.now() < deadline) {
         const r = await run([h.bin, 'ps', '-q'], h.env);
-        if (r.code !== 0) failures.push(`ps exited ${r.code}: ${r.stderr.trim()}`);
+        if (r.code !== 0) fail(`ps exited ${r.code}: ${r.stderr.trim()}`);
         psMs.push(r.ms);
+        psAt.push(Math.round((performance.now() - started - r.ms) / 1000));
         await sleep(500);
       }
     })();
@@ -122,7 +128,7 @@ async function main(): Promise<void> {
     })();
     const churners = Array.from({ length: third }, async (_, w) => {
       while (performance.now() < deadline) {
-        await churn(h, client, churned++).catch((err) => failures.push(`churn: ${(err as Error).message}`));
+        await churn(h, client, churned++).catch((err) => fail(`churn: ${(err as Error).message}`));
         await sleep(2000 + Math.random() * 4000); // a slot is empty a while between two sessions
       }
     });
@@ -131,13 +137,14 @@ async function main(): Promise<void> {
     await sleep(1000);
     for (const f of followers) {
       const problem = f.check();
-      if (problem) failures.push(problem);
+      if (problem) fail(problem);
     }
     const ps = stats(psMs);
     const p99 = pct(psMs, 0.99);
     const report = {
       sessions, minutes, churnedSessions: churned, psRuns: ps.n, psP50Ms: +ps.median.toFixed(1), psP99Ms: +p99.toFixed(1),
       rssMb: rssMb.map((r) => `${r.atS}s:${r.mb.toFixed(0)}`).join(' '), rssMaxMb: +Math.max(...rssMb.map((r) => r.mb)).toFixed(1),
+      psSlowest: psMs.map((ms, i) => ({ ms, at: psAt[i] })).sort((a, b) => b.ms - a.ms).slice(0, 5).map((x) => `${x.ms.toFixed(0)} ms at +${x.at}s`).join(', '),
       createdOk: createMs.length, createP50Ms: +pct(createMs, 0.5).toFixed(0), createP99Ms: +pct(createMs, 0.99).toFixed(0),
       daemonCpuS: +cpuSeconds(pid).toFixed(1),
       failures: failures.length,
@@ -146,6 +153,12 @@ async function main(): Promise<void> {
     for (const f of failures.slice(0, 20)) process.stdout.write(`FAILED ${f}\n`);
     process.exitCode = failures.length ? 1 : 0;
   } finally {
+    // The daemon's log outlives the home, for whoever reads the failures.
+    try {
+      copyFileSync(amuxPaths(h.dir).daemonLog, join(tmpdir(), 'amux-soak-daemon.log'));
+    } catch {
+      /* no log */
+    }
     await h.cleanup();
   }
 }
