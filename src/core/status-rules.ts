@@ -39,9 +39,6 @@ export interface Decision {
  * the "session gone" and "pane dead" rules: a session that vanished after its command ended
  * keeps the real exit code (ADR 0003).
  */
-/** The reason of a session that ended because its tmux session was closed from outside. */
-export const TMUX_SESSION_GONE = 'tmux session gone';
-
 export function decideStatus(
   current: SessionStatus,
   obs: Observation,
@@ -51,7 +48,7 @@ export function decideStatus(
   // written just before the pause is seen by the resume). paused → completed is not a transition.
   if (current === 'paused' && obs.present && !obs.paneDead) return { status: 'paused', reason: 'paused' };
   if (obs.mainExit !== null && current !== 'paused') return finished(obs.mainExit);
-  if (!obs.present) return { status: 'failed', reason: TMUX_SESSION_GONE, error: 'tmux session no longer exists' };
+  if (!obs.present) return { status: 'failed', reason: 'tmux session gone', error: 'tmux session no longer exists' };
   if (obs.paneDead) {
     const d = shellEnded(obs.paneDeadStatus, obs.paneDeadSignal ?? null);
     // paused → completed is no transition; a stopped shell cannot have exited 0 by itself anyway.

@@ -2,7 +2,7 @@ import { readdirSync } from 'node:fs';
 import { readProc } from './proc-read.js';
 
 /** Fields of /proc/<pid>/stat after the command name (which may hold spaces and parentheses), by index. */
-export const STAT = { state: 0, ppid: 1, pgrp: 2, session: 3, tpgid: 5, utime: 11, stime: 12, cutime: 13, cstime: 14, threads: 17, starttime: 19, rss: 21 } as const;
+export const STAT = { state: 0, ppid: 1, pgrp: 2, session: 3, tty: 4, tpgid: 5, utime: 11, stime: 12, cutime: 13, cstime: 14, threads: 17, starttime: 19, rss: 21 } as const;
 
 /** A process's /proc/<pid>/stat: its command name, and the fields from the state on; null when it is gone. */
 export function procStat(pid: number | string): { comm: string; fields: string[] } | null {

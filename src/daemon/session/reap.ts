@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { SessionRecord } from '../../core/records.js';
 import { isTerminal } from '../../core/status.js';
-import { TMUX_SESSION_GONE } from '../../core/status-rules.js';
 import { childCount, isAlive, procStat, sessionOf, signalAll, STAT } from '../../process/process-table.js';
 import { ProcessIndex } from '../../process/process-index.js';
 import { sessionTree, type MarkScan } from '../../process/session-marks.js';
@@ -76,7 +75,7 @@ function processesOf(s: SessionRecord, shell: number | null, scan: MarkScan): nu
   const paneSid = shell ? sessionOf(shell) : null;
   // The shell itself was started before its rcfile exported the mark: its Unix session finds it.
   const roots = [...marked, ...(shell ? [shell] : [])];
-  const keep = shell && !s.closedAt && !s.removedAt && s.reason !== TMUX_SESSION_GONE && paneOpen(shell) ? [shell, ...(paneSid ? [paneSid] : [])] : [];
+  const keep = shell && !s.closedAt && !s.removedAt && paneOpen(shell) ? [shell, ...(paneSid ? [paneSid] : [])] : [];
   // The common case, a finished command's shell alone at its prompt: no pass over /proc for it.
   if (keep.length && marked.length === 0 && childCount(shell!) === 0) return [];
   // Never the daemon, nor what shares its Unix session (a daemon run by hand inside the session's terminal).
@@ -86,16 +85,18 @@ function processesOf(s: SessionRecord, shell: number | null, scan: MarkScan): nu
 }
 
 /**
- * Whether the shell's pane is still open: its parent (the pane's process) is a child of a tmux
- * server. Once the server is gone the pane's process is reparented (or gone), with no tmux call to
- * ask: a `list-sessions` process per end was a quarter of the daemon's forks under churn. A pane
- * tmux closed while the server runs on (other sessions, the control client's) keeps its process as
- * the server's child until it exits, which a stopped shell does not: a session that ended with its
- * tmux session gone (TMUX_SESSION_GONE) keeps nothing.
+ * Whether the shell's pane is still open: the shell still has its terminal (tmux hangs up a pane's
+ * terminal as it closes the pane, and the kernel then takes it from the processes of its session:
+ * `tty_nr` 0), and its parent (the pane's process) is a child of a tmux server (once the server is
+ * gone the pane's process is reparented, or gone). No tmux call to ask: a `list-sessions` process
+ * per end was a quarter of the daemon's forks under churn. The parent alone is not enough: a pane
+ * closed while the server runs on keeps its process as the server's child until it exits, which a
+ * stopped (paused) shell never does.
  */
 function paneOpen(shell: number): boolean {
-  const pane = procStat(shell)?.fields[STAT.ppid];
-  const server = pane ? procStat(pane)?.fields[STAT.ppid] : undefined;
+  const st = procStat(shell)?.fields;
+  if (!st || st[STAT.tty] === '0') return false;
+  const server = procStat(st[STAT.ppid]!)?.fields[STAT.ppid];
   return server !== undefined && procStat(server)?.comm === 'tmux: server';
 }
 
