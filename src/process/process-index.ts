@@ -10,14 +10,6 @@ interface Entry {
   start: number;
   sid: number;
   zombie: boolean;
-  /**
-   * Read when it was young (YOUNG_TICKS): it may still be between fork and exec (its environment
-   * the parent's initial one, not the one it execs with) or before its `setsid`. Read again at
-   * every update until it is read older.
-   */
-  young: boolean;
-  /** The update that read it last. */
-  pass: number;
   /** The session id its environment marks it with; null: none; undefined: not read yet. */
   mark?: string | null;
 }
@@ -51,10 +43,14 @@ const START_SLACK_MS = 5_000;
  */
 export class ProcessIndex {
   private readonly entries = new Map<number, Entry>();
+  /**
+   * The processes read while young (YOUNG_TICKS): one may still be between fork and exec (its
+   * environment its parent's initial one, not the one it execs with) or before its `setsid`. Each
+   * is read again at every update until it is read older.
+   */
   private readonly young = new Set<number>();
   private at: PidMark | null = null;
   private listedAt = 0;
-  private pass = 0;
 
   constructor(private readonly tmuxSocket: string, private readonly clock: PidClock = pidClock()) {}
 
@@ -90,15 +86,15 @@ export class ProcessIndex {
 
   /** Reads the processes forked since the last update (listing /proc when many, or every 2 s) and the young again. */
   private update(): void {
-    this.pass++;
     const mark = this.clock.now();
     // Unknown (first use, no counter, a whole round of pids since the last use): every process is read.
     const after = this.at && mark ? this.clock.since(this.at) : undefined;
     const now = ticksAt(Date.now()); // never late: a process may seem younger than it is, not older
+    // The young first: those given out since are not among them (a listing reads only what is new).
+    for (const pid of [...this.young]) this.read(String(pid), now, false);
     const range = Date.now() - this.listedAt < LIST_EVERY_MS ? pidRange(after, nsLastPid(), RANGE_MAX) : null;
     if (range) for (const name of range) this.read(name, now, true);
     else this.list(after, now);
-    for (const pid of this.young) if (this.entries.get(pid)?.pass !== this.pass) this.read(String(pid), now, false);
     this.at = mark;
   }
 
@@ -132,10 +128,10 @@ export class ProcessIndex {
     }
     const start = Number(st.fields[STAT.starttime]);
     const young = now - start < YOUNG_TICKS;
-    const e: Entry = { start, sid: Number(st.fields[STAT.session]), zombie: st.fields[STAT.state] === 'Z', young, pass: this.pass };
+    const e: Entry = { start, sid: Number(st.fields[STAT.session]), zombie: st.fields[STAT.state] === 'Z' };
     const known = this.entries.get(pid);
     // The same process read again: its environment, read once it was old enough, still holds.
-    if (known && known.start === start && !known.young) e.mark = known.mark;
+    if (known && known.start === start && !this.young.has(pid)) e.mark = known.mark;
     this.entries.set(pid, e);
     if (young) this.young.add(pid);
     else this.young.delete(pid);

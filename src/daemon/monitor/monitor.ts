@@ -166,7 +166,7 @@ export class Monitor {
     const current = pick();
     ctx.store.tx(() => {
       for (const s of current) {
-        if (!seen.has(s.id) || (stood && quietness.get(s.id) === true && runtimeOf(ctx, s.id).settled?.row === s)) continue;
+        if (!seen.has(s.id) || (stood && quiet(s) && runtimeOf(ctx, s.id).settled?.row === s)) continue;
         try {
           this.decide(s, panes.get(tmuxSessionName(s.id)), captures, moved.has(s.id), now);
         } catch (err) {
@@ -201,7 +201,7 @@ export class Monitor {
     const { ctx } = this;
     if (isSessionLocked(s.id)) return; // a kill (or rm) decides this session itself
     const rt = runtimeOf(ctx, s.id);
-    const row = s;
+    const row = s; // the row as read: `s` is replaced by the attention scan below
     rt.settled = undefined;
     const mainExitCode = mainExit(ctx, s);
     // A dead pane whose exit status tmux did not keep (seen in 2 of 4 runs of `exit 7` in a shell:
