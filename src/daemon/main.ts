@@ -109,6 +109,8 @@ export async function runDaemon(): Promise<void> {
     process.on('SIGTERM', () => void stop());
     process.on('SIGINT', () => void stop());
     process.on('SIGHUP', () => undefined);
+    const control = process.env.AMUX_TMUX_CONTROL;
+    if (control !== undefined && control !== 'on' && control !== 'off') log(`AMUX_TMUX_CONTROL=${control} is neither on nor off: ignored (ADR 0046)`);
     log(`listening on ${paths.socket} (${tmuxVersion}; tmux calls ${ctx.tmux.useControl ? 'through one control-mode client' : 'as processes'}, ADR 0046)`);
   } catch (err) {
     const e = startError(err);

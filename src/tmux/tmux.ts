@@ -202,6 +202,12 @@ export function tmuxRelease(version: string): [number, number] | null {
   return m ? [Number(m[1]), Number(m[2])] : null;
 }
 
+/** Whether a `tmux -V` line names release `major`.`minor` or a later one. */
+export function tmuxAtLeast(version: string, major: number, minor: number): boolean {
+  const r = tmuxRelease(version);
+  return r !== null && (r[0] > major || (r[0] === major && r[1] >= minor));
+}
+
 /**
  * Whether the daemon's tmux calls go through one control-mode client (ADR 0037, ADR 0046):
  * `AMUX_TMUX_CONTROL=on` or `off` decides; unset, a tmux of 3.7 or newer, the first release with
@@ -211,8 +217,7 @@ export function tmuxRelease(version: string): [number, number] | null {
 export function controlClientWanted(setting: string | undefined, version: string): boolean {
   if (setting === 'on') return true;
   if (setting === 'off') return false;
-  const r = tmuxRelease(version);
-  return r !== null && (r[0] > 3 || (r[0] === 3 && r[1] >= 7));
+  return tmuxAtLeast(version, 3, 7);
 }
 
 /** Checks that tmux exists and is at least 3.2 (new-session -e, argv commands, pane_dead_status). */
@@ -222,8 +227,7 @@ export async function checkTmuxVersion(bin = 'tmux'): Promise<string> {
     throw new AmuxError('tmux_unavailable', 'tmux is not installed or not on PATH; install tmux 3.2 or newer (e.g. apt-get install tmux)');
   }
   const version = String(res.stdout).trim();
-  const r = tmuxRelease(version);
-  if (!r || r[0] < 3 || (r[0] === 3 && r[1] < 2)) {
+  if (!tmuxAtLeast(version, 3, 2)) {
     throw new AmuxError('tmux_unavailable', `${version || 'tmux'} is too old; amux needs tmux 3.2 or newer`);
   }
   return version;

@@ -56,6 +56,15 @@ describe('amux daemon', () => {
     assert.match(out, /^arena=3$/m);
   });
 
+  test('daemon.log says how tmux is called (ADR 0046); an AMUX_TMUX_CONTROL neither on nor off is named and ignored', async (t) => {
+    const h = amuxHome(t, { AMUX_TMUX_CONTROL: 'yes' });
+    await h.ok(['daemon', 'start']);
+    const log = readFileSync(join(h.home, 'daemon.log'), 'utf8');
+    assert.match(log, /AMUX_TMUX_CONTROL=yes is neither on nor off: ignored/);
+    assert.match(log, /tmux calls (through one control-mode client|as processes)/);
+    assert.equal(await h.ok(['run', '-w', '--', 'echo fine']), 'fine');
+  });
+
   test('AMUX_HOME is 0700, the socket and database 0600', async (t) => {
     const h = amuxHome(t);
     await h.ok(['run', '--', 'true']);
