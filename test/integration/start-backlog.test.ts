@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { Client } from '../../src/client/client.js';
 import { amuxPaths } from '../../src/paths.js';
-import { START_BACKLOG } from '../../src/protocol/sessions.js';
+import { STARTS_AT_ONCE } from '../../src/daemon/session/queue.js';
+import { START_BACKLOG, type SessionView } from '../../src/protocol/sessions.js';
 import { amuxHome } from '../helpers/amux.js';
 
 /**
@@ -11,20 +12,42 @@ import { amuxHome } from '../helpers/amux.js';
  * once it runs, and `wait --until started` waits for that.
  */
 describe('start backlog', () => {
-  // A tmux process per call (ADR 0046), and 24 creates: through the control client (or a fast tmux)
-  // a start can take so little that 12 never found the start slots all taken; the backlog's logic
-  // is the same either way.
-  const h = amuxHome({ after }, { AMUX_TMUX_CONTROL: 'off' });
+  const h = amuxHome({ after });
 
   test('creates beyond the start slots answer pending at once and all start; wait --until started', async () => {
-    await h.ok(['daemon', 'start']);
+    // The tmux server is held stopped (SIGSTOP) while the creates arrive: the first STARTS_AT_ONCE
+    // starts cannot finish, so every later create must be answered at once as backlogged, on any
+    // machine however fast its tmux (a start that finished first would free its slot).
+    await h.ok(['run', '--', 'sleep 120']);
+    const server = Number(h.tmux(['display-message', '-p', '#{pid}']).trim());
+    assert.ok(server > 1, `tmux server pid: ${server}`);
     const client = new Client(amuxPaths(h.home), false);
     const env = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
-    const made = await Promise.all(Array.from({ length: 24 }, () => client.sessions.create({ command: 'sleep 120', cwd: '/', env })));
+    const count = 12;
+    let answered = 0;
+    let resume!: () => void;
+    const allButStarting = new Promise<void>((r) => (resume = r));
+    process.kill(server, 'SIGSTOP');
+    let made: SessionView[];
+    try {
+      const creates = Array.from({ length: count }, () =>
+        client.sessions.create({ command: 'sleep 120', cwd: '/', env }).then((s) => {
+          if (++answered === count - STARTS_AT_ONCE) resume();
+          return s;
+        }));
+      // Those beyond the start slots are answered while tmux is stopped; then tmux goes on.
+      await Promise.race([allButStarting, Promise.all(creates)]);
+      assert.equal(answered, count - STARTS_AT_ONCE, 'creates answered while the tmux server was stopped');
+      process.kill(server, 'SIGCONT');
+      made = await Promise.all(creates);
+    } finally {
+      process.kill(server, 'SIGCONT');
+    }
     const backlogged = made.filter((s) => s.status === 'pending');
-    assert.ok(backlogged.length >= 1, `24 creates at once: none waited for tmux (${made.map((s) => s.status).join(' ')})`);
+    assert.equal(backlogged.length, count - STARTS_AT_ONCE, made.map((s) => `${s.status}${s.reason ? ` (${s.reason})` : ''}`).join(', '));
     for (const s of backlogged) assert.equal(s.reason, START_BACKLOG);
     const started = JSON.parse(await h.ok(['wait', '--until', 'started', '--timeout', '60s', '--json', ...backlogged.map((s) => s.id)])) as { status: string; reached: boolean }[];
+    assert.equal(started.length, backlogged.length);
     for (const r of started) {
       assert.equal(r.reached, true);
       assert.ok(r.status === 'working' || r.status === 'idle', r.status);
