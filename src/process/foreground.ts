@@ -176,10 +176,12 @@ export function readForeground(shell: number, jobRunning = true, before?: Before
   const base = { shell, jobRunning, readAt: now };
   if (pgid === shell && !jobRunning) {
     // The shell owns the terminal and runs no job of amux's: at its prompt (reading the terminal)
-    // unless it computes a builtin. Its state alone tells; nothing more is read.
+    // unless it computes a builtin. Its state alone tells; nothing more is read. Its one thread's
+    // mark, read before its stat, lets this look stand for the next while the shell has not run.
     const state = sh.fields[STAT.state]!;
     const thread: ThreadSample = { tid: shell, state, wait: 'descriptors', on: ['terminal'], ticks: ticksOf(sh.fields) };
-    return { pgid, procs: [{ pid: shell, comm: sh.comm, ticks: thread.ticks, threads: [thread] }], rchar: null, ...base, marks: null };
+    const marks = marking.whole && Number(sh.fields[STAT.threads]) <= 1 ? marking.marks : null;
+    return { pgid, procs: [{ pid: shell, comm: sh.comm, ticks: thread.ticks, threads: [thread] }], rchar: null, ...base, marks };
   }
   const procs: ProcessSample[] = [];
   let rchar: number | null = null;

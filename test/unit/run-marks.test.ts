@@ -118,3 +118,36 @@ test('a process that moves from a timer to the terminal without using a tick is 
     c.kill('SIGKILL');
   }
 });
+
+test('a shell at its prompt: its look stands for the next until it runs a command', async (t) => {
+  if (!has('script')) return t.skip('needs script(1)');
+  // script(1) gives bash a terminal of its own, which it owns at its prompt, as a session's shell does.
+  const c = spawn('script', ['-qfc', 'exec bash --norc --noprofile -i', '/dev/null'], { stdio: ['pipe', 'ignore', 'ignore'] });
+  const pause = () => new Promise((r) => setTimeout(r, 100));
+  try {
+    let fg: ReturnType<typeof readForeground> = null;
+    for (let deadline = Date.now() + 10_000; Date.now() < deadline; await pause()) {
+      const sh = childrenOf(c.pid!)[0];
+      fg = sh ? readForeground(sh, false) : null;
+      if (fg?.procs[0]?.comm === 'bash' && fg.pgid === fg.shell && fg.procs[0].threads[0]?.state === 'S') break;
+    }
+    assert.ok(fg && fg.pgid === fg.shell, 'bash owns its terminal');
+    assert.ok(fg.marks && fg.marks.paths.length === 1, 'the shell alone is marked');
+    // bash may still be settling at its prompt: wait for a look that stands for the next.
+    let stood: Foreground | null = null;
+    for (let i = 0; i < 50 && !stood; i++, await pause()) {
+      const next: ReturnType<typeof readForeground> = readForeground(fg.shell, false, { pgid: fg.pgid, procs: new Map(), fg });
+      assert.ok(next, 'the shell lives');
+      if (next === fg) stood = fg;
+      fg = next;
+    }
+    assert.ok(stood, 'nothing ran: a look stood for the next');
+    c.stdin.write('true\n');
+    await pause();
+    const after = readForeground(stood.shell, false, { pgid: stood.pgid, procs: new Map(), fg: stood });
+    assert.ok(after, 'the shell lives');
+    assert.notEqual(after, stood, 'the shell ran a command: looked at afresh');
+  } finally {
+    c.kill('SIGKILL');
+  }
+});

@@ -188,6 +188,8 @@ export class Monitor {
   private settled(s: SessionRecord, now: number): boolean {
     const rt = runtimeOf(this.ctx, s.id);
     const fg = rt.settled?.fg;
+    // A declaration whose time ran out is ended by the decision (lookForAttention).
+    if (s.declaredUntil !== null && now >= s.declaredUntil) return false;
     return rt.settled?.row === s && fg !== undefined && rt.look?.fg === fg && canReuse(fg, fg.shell, fg.jobRunning, now);
   }
 
