@@ -84,6 +84,10 @@ export class Evidence {
     try {
       // Read just before the transaction, in the same synchronous turn: from memory while no row changed.
       const working = sessionsIn(ctx.store, ['working']);
+      if (working.length === 0) {
+        this.quickCostMs = 0; // and no transaction: an empty one costs as much as reading the rows
+        return;
+      }
       ctx.store.tx(() => {
         for (const s of working) {
           // Also one no refresh has seen yet: a program may read the terminal within its first second.

@@ -64,11 +64,14 @@ function listChunks(logDir: string, prefix: string): number[] {
 
 function sizeOf(path: string): number {
   try {
-    return statSync(path).size;
+    return statSync(path, { throwIfNoEntry: false })?.size ?? -1;
   } catch {
     return -1;
   }
 }
+
+/** A chunk's path without join's normalising: `logDir` comes from sessionPaths, already normal (the monitor asks at every refresh). */
+const chunkPath = (logDir: string, index: number, prefix: string) => `${logDir}/${chunkName(index, prefix)}`;
 
 /**
  * What is on disk of a chunked stream: a session log (prefix `log.`) or a captured job stream
@@ -83,23 +86,26 @@ export function logExtent(logDir: string, chunkBytes: number, prefix = LOG_PREFI
 }
 
 /**
- * Total bytes written so far, from a hint of the current chunk index: one or two stat calls
- * instead of a directory listing (the monitor calls it for every live session).
+ * Total bytes written so far, from a hint of the current chunk index: one stat call (two when a
+ * chunk just filled) instead of a directory listing (the monitor calls it for every live session).
  */
 export function logSize(logDir: string, chunkBytes: number, hint: number | undefined): { index: number; end: number } {
   let index = hint ?? 0;
-  if (hint === undefined || sizeOf(join(logDir, chunkName(index, LOG_PREFIX))) < 0) {
+  let size = hint === undefined ? -1 : sizeOf(chunkPath(logDir, index, LOG_PREFIX));
+  if (size < 0) {
     // No hint yet (a new daemon), or the hinted chunk was dropped: one listing finds the newest.
     const { indices } = logExtent(logDir, chunkBytes, LOG_PREFIX);
     if (indices.length === 0) return { index: 0, end: 0 };
     index = indices[indices.length - 1]!;
+    size = sizeOf(chunkPath(logDir, index, LOG_PREFIX));
   }
   for (;;) {
-    const size = sizeOf(join(logDir, chunkName(index, LOG_PREFIX)));
     if (size < 0) return { index, end: index * chunkBytes };
     if (size < chunkBytes) return { index, end: index * chunkBytes + size };
-    if (sizeOf(join(logDir, chunkName(index + 1, LOG_PREFIX))) < 0) return { index, end: (index + 1) * chunkBytes };
+    const next = sizeOf(chunkPath(logDir, index + 1, LOG_PREFIX));
+    if (next < 0) return { index, end: (index + 1) * chunkBytes };
     index++;
+    size = next;
   }
 }
 
