@@ -7,6 +7,7 @@ import type { Monitor } from './monitor/monitor.js';
 import { reportError } from './session/errors.js';
 import { killSession } from './session/kill.js';
 import { isSessionLocked } from './session/lock.js';
+import { remembered } from '../store/snapshot.js';
 
 const CHECK_EVERY_MS = 250;
 const RETRY_MS = 10_000;
@@ -14,7 +15,7 @@ const RETRY_MS = 10_000;
 /**
  * The one timeout mechanism (ADR 0010), for sessions (`run --timeout`, `--idle-timeout`) and
  * jobs (`exec --timeout`): four times a second, what has a limit is checked against it, with one
- * indexed query each. It needs no timer per target, holds for any duration, and survives a daemon
+ * indexed query each, answered from memory while no row was written (ADR 0041). It needs no timer per target, holds for any duration, and survives a daemon
  * restart as it is (limits are rows). A session whose limit ran out gets a `timeout` event and is
  * killed into `expired`; a job is killed into `killed`, exit 124. Both by the terminate routine.
  *
@@ -41,14 +42,16 @@ export class Timeouts {
 
   check(now = Date.now()): void {
     this.checkSessions(now);
-    for (const j of this.ctx.store.jobsWithLimits()) {
+    const { store } = this.ctx;
+    for (const j of remembered(store, 'jobs with limits', () => store.jobsWithLimits().map((r) => Object.freeze(r)))) {
       if (now - j.startedAt >= j.timeoutMs! && !this.jobs.state.isKilling(j.id)) this.expireJob(j);
     }
   }
 
   private checkSessions(now: number): void {
     let refresh = false;
-    for (const s of this.ctx.store.sessionsWithLimits()) {
+    const { store } = this.ctx;
+    for (const s of remembered(store, 'sessions with limits', () => store.sessionsWithLimits().map((r) => Object.freeze(r)))) {
       // An expiry under way holds the session's lock (as does any kill or rm): no second one.
       if (isSessionLocked(s.id) || (this.retryAt.get(s.id) ?? 0) > now) continue;
       const started = s.startedAt ?? now;

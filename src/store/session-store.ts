@@ -69,13 +69,31 @@ export class Store {
   /** Called (once per burst, after it committed) when event rows were added: `events -f` readers wake on it. */
   onEvent: (() => void) | null = null;
 
+  /**
+   * Statements run that can write, counted as they run (a rolled-back one too): while it stands, no
+   * row changed, and the reads the daemon repeats on a timer are answered from memory
+   * (`remembered`, ADR 0041). Every write goes through `sql`, and no other process opens the database.
+   */
+  private writes = 0;
+
   constructor(readonly db: Db) {}
+
+  get writeCount(): number {
+    return this.writes;
+  }
 
   /** Prepared statements are compiled once and reused (the monitor runs the same few often). */
   sql(text: string): Statement<unknown[]> {
     let st = this.statements.get(text);
     if (!st) {
       st = this.db.prepare<unknown[]>(text);
+      if (!st.reader) {
+        const run = st.run.bind(st);
+        st.run = (...params: unknown[]) => {
+          this.writes++;
+          return run(...params);
+        };
+      }
       this.statements.set(text, st);
     }
     return st;

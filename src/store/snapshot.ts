@@ -2,32 +2,34 @@ import type { SessionRecord } from '../core/records.js';
 import type { SessionStatus } from '../core/status.js';
 import type { Store } from './session-store.js';
 
-interface Snapshot {
-  generation: string;
-  rows: readonly SessionRecord[];
+interface Remembered {
+  writes: number;
+  value: unknown;
 }
 
-const snapshots = new WeakMap<Store, Map<string, Snapshot>>();
+const memory = new WeakMap<Store, Map<string, Remembered>>();
 
 /**
- * The sessions of some statuses, as `listSessions` gives them, from memory while no row of the
- * database changed since they were read (ADR 0041): the monitor lists the live sessions several
- * times a second, and with nobody calling nothing changes. "Changed" is SQLite's own count of rows
- * written by this connection (`total_changes()`), with `data_version` for any other connection.
- * Filled only outside a transaction, so a snapshot never holds what a rollback undid (a rollback
- * leaves the count raised: the next call reads again). The rows are frozen: they are shared.
+ * What `read` gives, from memory while no statement that can write has run since it was read
+ * (ADR 0041): the monitor lists the live sessions several times a second, the timeouts the
+ * sessions and jobs with a limit, and with nobody calling nothing changes. The count is the
+ * Store's own (`writeCount`: every write goes through it, and the daemon is the database's only
+ * user), so asking costs no SQL. Filled only outside a transaction, so it never holds what a
+ * rollback undid (the rolled-back write raised the count: the next call reads again). What is
+ * kept is shared between callers: `read` returns frozen rows.
  */
-export function sessionsIn(store: Store, statuses: readonly SessionStatus[]): readonly SessionRecord[] {
-  if (store.db.inTransaction) return store.listSessions({ statuses });
-  const generation = store.sql(GENERATION).pluck().get() as string;
-  let byKey = snapshots.get(store);
-  if (!byKey) snapshots.set(store, (byKey = new Map()));
-  const key = statuses.join(',');
+export function remembered<T>(store: Store, key: string, read: () => T): T {
+  if (store.db.inTransaction) return read();
+  let byKey = memory.get(store);
+  if (!byKey) memory.set(store, (byKey = new Map()));
   const known = byKey.get(key);
-  if (known?.generation === generation) return known.rows;
-  const rows = store.listSessions({ statuses }).map((r) => Object.freeze(r));
-  byKey.set(key, { generation, rows });
-  return rows;
+  if (known?.writes === store.writeCount) return known.value as T;
+  const value = read();
+  byKey.set(key, { writes: store.writeCount, value });
+  return value;
 }
 
-const GENERATION = "SELECT total_changes() || ' ' || (SELECT data_version FROM pragma_data_version)";
+/** The sessions of some statuses, as `listSessions` gives them (frozen: they are shared). */
+export function sessionsIn(store: Store, statuses: readonly SessionStatus[]): readonly SessionRecord[] {
+  return remembered(store, `sessions:${statuses.join(',')}`, () => store.listSessions({ statuses }).map((r) => Object.freeze(r)));
+}

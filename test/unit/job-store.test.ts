@@ -9,6 +9,7 @@ import { openDatabase, type Db } from '../../src/store/database.js';
 import { Store } from '../../src/store/session-store.js';
 import { NO_ATTENTION } from '../../src/core/attention.js';
 import { MIGRATIONS } from '../../src/store/migrations.js';
+import { remembered, sessionsIn } from '../../src/store/snapshot.js';
 
 function session(id: string, createdAt = 1_700_000_000_000): SessionRecord {
   return {
@@ -178,5 +179,61 @@ describe('Store: jobs', () => {
       assert.ok(!store.runningJobs().some((j) => j.id === jobId(C, 6)));
       assert.equal(store.runningJobs().length, expected.length - 1);
     });
+  });
+});
+
+describe('Store: reads remembered while nothing was written (ADR 0041)', () => {
+  let dir: string;
+  let db: Db;
+  let store: Store;
+
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'amux-remembered-'));
+    db = openDatabase(join(dir, 'amux.db'));
+    store = new Store(db);
+    store.insertSession(session('cccc0003'));
+  });
+
+  after(() => {
+    db.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('sessionsIn reads once, then from memory, and again after any write (also one rolled back)', () => {
+    let reads = 0;
+    const counted = () => {
+      reads++;
+      return sessionsIn(store, ['idle']);
+    };
+    const first = counted();
+    assert.equal(first.length, 1);
+    assert.ok(Object.isFrozen(first[0]), 'shared rows are frozen');
+    assert.equal(sessionsIn(store, ['idle']), first, 'nothing written: the same rows');
+    assert.equal(reads, 1);
+    store.updateSession('cccc0003', { status: 'working' });
+    assert.deepEqual(sessionsIn(store, ['idle']), [], 'a write: read again');
+    assert.equal(sessionsIn(store, ['working'])[0]!.id, 'cccc0003');
+    const before = sessionsIn(store, ['working']);
+    assert.throws(() => store.tx(() => {
+      store.updateSession('cccc0003', { status: 'idle' });
+      throw new Error('undo');
+    }));
+    const again = sessionsIn(store, ['working']);
+    assert.notEqual(again, before, 'a write rolled back: read again');
+    assert.equal(again[0]!.status, 'working', 'as the rollback left it');
+  });
+
+  test('remembered: inside a transaction it always reads, and keeps nothing', () => {
+    let reads = 0;
+    const read = () => ++reads;
+    const outside = remembered(store, 'count', read);
+    assert.equal(remembered(store, 'count', read), outside);
+    store.tx(() => {
+      assert.equal(remembered(store, 'count', read), outside + 1);
+      assert.equal(remembered(store, 'count', read), outside + 2);
+    });
+    assert.equal(remembered(store, 'count', read), outside, 'what the transaction read was not kept');
+    store.updateSession('cccc0003', { reason: 'x' });
+    assert.equal(remembered(store, 'count', read), outside + 3);
   });
 });
