@@ -3,7 +3,8 @@
 import type { EventRecord } from '../core/records.js';
 import type { StatsView } from '../protocol/events.js';
 import { SESSION_STATUSES, TERMINAL_STATUSES, type SessionStatus } from '../core/status.js';
-import { toEvent, type Store } from './session-store.js';
+import { toEvent } from './rows.js';
+import type { Store } from './session-store.js';
 
 type Row = Record<string, unknown>;
 
