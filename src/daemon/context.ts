@@ -27,8 +27,6 @@ export interface Runtime {
   screenHash?: string;
   /** Current log chunk index (a hint for logSize); unknown until first looked up. */
   logIndex?: number;
-  /** The session's log directory (asked for at every refresh). */
-  logDir?: string;
   /** The last problem reported as an `error` event (not repeated at every refresh). */
   lastError?: string;
   /** Why it has its status, as of the last look (the row keeps the reason of the last change)… */

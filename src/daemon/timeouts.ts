@@ -7,7 +7,7 @@ import type { Monitor } from './monitor/monitor.js';
 import { reportError } from './session/errors.js';
 import { killSession } from './session/kill.js';
 import { isSessionLocked } from './session/lock.js';
-import { remembered } from '../store/snapshot.js';
+import { rowsRemembered } from '../store/snapshot.js';
 
 const CHECK_EVERY_MS = 250;
 const RETRY_MS = 10_000;
@@ -15,9 +15,10 @@ const RETRY_MS = 10_000;
 /**
  * The one timeout mechanism (ADR 0010), for sessions (`run --timeout`, `--idle-timeout`) and
  * jobs (`exec --timeout`): four times a second, what has a limit is checked against it, with one
- * indexed query each, answered from memory while no row was written (ADR 0041). It needs no timer per target, holds for any duration, and survives a daemon
- * restart as it is (limits are rows). A session whose limit ran out gets a `timeout` event and is
- * killed into `expired`; a job is killed into `killed`, exit 124. Both by the terminate routine.
+ * indexed query each, answered from memory while no row was written (ADR 0041). It needs no timer
+ * per target, holds for any duration, and survives a daemon restart as it is (limits are rows). A
+ * session whose limit ran out gets a `timeout` event and is killed into `expired`; a job is killed
+ * into `killed`, exit 124. Both by the terminate routine.
  *
  * The session wall clock counts from the start (time spent `pending` does not count, nor does it
  * stop while paused). The idle clock counts from the last output change the monitor saw, and
@@ -43,7 +44,7 @@ export class Timeouts {
   check(now = Date.now()): void {
     this.checkSessions(now);
     const { store } = this.ctx;
-    for (const j of remembered(store, 'jobs with limits', () => store.jobsWithLimits().map((r) => Object.freeze(r)))) {
+    for (const j of rowsRemembered(store, 'jobs with limits', () => store.jobsWithLimits())) {
       if (now - j.startedAt >= j.timeoutMs! && !this.jobs.state.isKilling(j.id)) this.expireJob(j);
     }
   }
@@ -51,7 +52,7 @@ export class Timeouts {
   private checkSessions(now: number): void {
     let refresh = false;
     const { store } = this.ctx;
-    for (const s of remembered(store, 'sessions with limits', () => store.sessionsWithLimits().map((r) => Object.freeze(r)))) {
+    for (const s of rowsRemembered(store, 'sessions with limits', () => store.sessionsWithLimits())) {
       // An expiry under way holds the session's lock (as does any kill or rm): no second one.
       if (isSessionLocked(s.id) || (this.retryAt.get(s.id) ?? 0) > now) continue;
       const started = s.startedAt ?? now;

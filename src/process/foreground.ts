@@ -174,20 +174,20 @@ export function readForeground(shell: number, jobRunning = true, before?: Before
   if (!sh) return null;
   const pgid = Number(sh.fields[STAT.tpgid]);
   const base = { shell, jobRunning, readAt: now };
+  // When the shell owns the terminal only the shell is read, and its mark is its main thread's
+  // alone: with more threads the look cannot stand for the next.
+  if (pgid === shell && Number(sh.fields[STAT.threads]) > 1) marking.whole = false;
   if (pgid === shell && !jobRunning) {
     // The shell owns the terminal and runs no job of amux's: at its prompt (reading the terminal)
     // unless it computes a builtin. Its state alone tells; nothing more is read. Its one thread's
     // mark, read before its stat, lets this look stand for the next while the shell has not run.
     const state = sh.fields[STAT.state]!;
     const thread: ThreadSample = { tid: shell, state, wait: 'descriptors', on: ['terminal'], ticks: ticksOf(sh.fields) };
-    const marks = marking.whole && Number(sh.fields[STAT.threads]) <= 1 ? marking.marks : null;
-    return { pgid, procs: [{ pid: shell, comm: sh.comm, ticks: thread.ticks, threads: [thread] }], rchar: null, ...base, marks };
+    return { pgid, procs: [{ pid: shell, comm: sh.comm, ticks: thread.ticks, threads: [thread] }], rchar: null, ...base, marks: marking.whole ? marking.marks : null };
   }
   const procs: ProcessSample[] = [];
   let rchar: number | null = null;
   const unsureBefore = unsureCount();
-  // Only the shell when it owns the terminal: its one thread's mark then covers what is read.
-  if (pgid === shell && Number(sh.fields[STAT.threads]) > 1) marking.whole = false;
   for (const { pid, st, tids } of pgid === shell ? [{ pid: shell, st: sh, tids: undefined }] : tree(shell, sh, marking)) {
     if (Number(st.fields[STAT.pgrp]) !== pgid || st.fields[STAT.state] === 'Z') continue;
     const threads = threadsOf(pid, st.fields, arch, before?.pgid === pgid ? before.procs.get(pid) : undefined, tids);

@@ -54,9 +54,9 @@ export class PidClock {
   /**
    * The last pid given out at `mark`, if the pids given out since can still be told from older
    * ones (less than a whole round since); undefined otherwise, and then every process must be read.
+   * `cur`: the counter as just read (`now()`), when the caller has it.
    */
-  since(mark: PidMark | null | undefined): number | undefined {
-    const cur = this.now();
+  since(mark: PidMark | null | undefined, cur = this.now()): number | undefined {
     if (!mark || !cur || cur.travelled - mark.travelled >= this.max - ROUND_MARGIN) return undefined;
     return mark.lastPid;
   }

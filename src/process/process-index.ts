@@ -88,11 +88,12 @@ export class ProcessIndex {
   private update(): void {
     const mark = this.clock.now();
     // Unknown (first use, no counter, a whole round of pids since the last use): every process is read.
-    const after = this.at && mark ? this.clock.since(this.at) : undefined;
+    const after = this.at && mark ? this.clock.since(this.at, mark) : undefined;
     const now = ticksAt(Date.now()); // never late: a process may seem younger than it is, not older
     // The young first: those given out since are not among them (a listing reads only what is new).
     for (const pid of [...this.young]) this.read(String(pid), now, false);
-    const range = Date.now() - this.listedAt < LIST_EVERY_MS ? pidRange(after, nsLastPid(), RANGE_MAX) : null;
+    // Up to the counter as `mark` read it: the next update starts after it, so nothing falls between.
+    const range = mark && Date.now() - this.listedAt < LIST_EVERY_MS ? pidRange(after, mark.lastPid, RANGE_MAX) : null;
     if (range) for (const name of range) this.read(name, now, true);
     else this.list(after, now);
     this.at = mark;

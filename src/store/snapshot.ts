@@ -16,7 +16,7 @@ const memory = new WeakMap<Store, Map<string, Remembered>>();
  * Store's own (`writeCount`: every write goes through it, and the daemon is the database's only
  * user), so asking costs no SQL. Filled only outside a transaction, so it never holds what a
  * rollback undid (the rolled-back write raised the count: the next call reads again). What is
- * kept is shared between callers: `read` returns frozen rows.
+ * kept is shared between callers (`rowsRemembered` freezes rows).
  */
 export function remembered<T>(store: Store, key: string, read: () => T): T {
   if (store.db.inTransaction) return read();
@@ -29,7 +29,12 @@ export function remembered<T>(store: Store, key: string, read: () => T): T {
   return value;
 }
 
-/** The sessions of some statuses, as `listSessions` gives them (frozen: they are shared). */
+/** Rows from `read`, remembered as `remembered` does, frozen: they are shared. */
+export function rowsRemembered<T extends object>(store: Store, key: string, read: () => T[]): readonly T[] {
+  return remembered(store, key, () => read().map((r) => Object.freeze(r)));
+}
+
+/** The sessions of some statuses, as `listSessions` gives them. */
 export function sessionsIn(store: Store, statuses: readonly SessionStatus[]): readonly SessionRecord[] {
-  return remembered(store, `sessions:${statuses.join(',')}`, () => store.listSessions({ statuses }).map((r) => Object.freeze(r)));
+  return rowsRemembered(store, `sessions:${statuses.join(',')}`, () => store.listSessions({ statuses }));
 }

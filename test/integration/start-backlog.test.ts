@@ -3,7 +3,7 @@ import { after, describe, test } from 'node:test';
 import { Client } from '../../src/client/client.js';
 import { amuxPaths } from '../../src/paths.js';
 import { STARTS_AT_ONCE } from '../../src/daemon/session/queue.js';
-import { START_BACKLOG, type SessionView } from '../../src/protocol/sessions.js';
+import { START_BACKLOG } from '../../src/protocol/sessions.js';
 import { amuxHome } from '../helpers/amux.js';
 
 /**
@@ -28,21 +28,19 @@ describe('start backlog', () => {
     let resume!: () => void;
     const allButStarting = new Promise<void>((r) => (resume = r));
     process.kill(server, 'SIGSTOP');
-    let made: SessionView[];
+    const creates = Array.from({ length: count }, () =>
+      client.sessions.create({ command: 'sleep 120', cwd: '/', env }).then((s) => {
+        if (++answered === count - STARTS_AT_ONCE) resume();
+        return s;
+      }));
     try {
-      const creates = Array.from({ length: count }, () =>
-        client.sessions.create({ command: 'sleep 120', cwd: '/', env }).then((s) => {
-          if (++answered === count - STARTS_AT_ONCE) resume();
-          return s;
-        }));
       // Those beyond the start slots are answered while tmux is stopped; then tmux goes on.
       await Promise.race([allButStarting, Promise.all(creates)]);
       assert.equal(answered, count - STARTS_AT_ONCE, 'creates answered while the tmux server was stopped');
-      process.kill(server, 'SIGCONT');
-      made = await Promise.all(creates);
     } finally {
       process.kill(server, 'SIGCONT');
     }
+    const made = await Promise.all(creates);
     const backlogged = made.filter((s) => s.status === 'pending');
     assert.equal(backlogged.length, count - STARTS_AT_ONCE, made.map((s) => `${s.status}${s.reason ? ` (${s.reason})` : ''}`).join(', '));
     for (const s of backlogged) assert.equal(s.reason, START_BACKLOG);

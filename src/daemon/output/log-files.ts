@@ -49,6 +49,10 @@ function chunkName(index: number, prefix: string): string {
   return `${prefix}${String(index).padStart(6, '0')}`;
 }
 
+function chunkPath(logDir: string, index: number, prefix: string): string {
+  return join(logDir, chunkName(index, prefix));
+}
+
 function listChunks(logDir: string, prefix: string): number[] {
   let names: string[];
   try {
@@ -70,9 +74,6 @@ function sizeOf(path: string): number {
   }
 }
 
-/** A chunk's path without join's normalising: `logDir` comes from sessionPaths, already normal (the monitor asks at every refresh). */
-const chunkPath = (logDir: string, index: number, prefix: string) => `${logDir}/${chunkName(index, prefix)}`;
-
 /**
  * What is on disk of a chunked stream: a session log (prefix `log.`) or a captured job stream
  * (`out.`, `err.`, written the same way by the session's shell).
@@ -81,7 +82,7 @@ export function logExtent(logDir: string, chunkBytes: number, prefix = LOG_PREFI
   const indices = listChunks(logDir, prefix);
   if (indices.length === 0) return { first: 0, end: 0, truncated: false, indices };
   const last = indices[indices.length - 1]!;
-  const lastSize = Math.max(0, sizeOf(join(logDir, chunkName(last, prefix))));
+  const lastSize = Math.max(0, sizeOf(chunkPath(logDir, last, prefix)));
   return { first: indices[0]! * chunkBytes, end: last * chunkBytes + lastSize, truncated: indices[0]! > 0, indices };
 }
 
@@ -132,7 +133,7 @@ export function readLog(logDir: string, chunkBytes: number, offset: number, limi
     const buf = Buffer.alloc(want);
     let got = 0;
     try {
-      const fd = openSync(join(logDir, chunkName(index, prefix)), 'r');
+      const fd = openSync(chunkPath(logDir, index, prefix), 'r');
       try {
         got = readSync(fd, buf, 0, want, within);
       } finally {
@@ -152,5 +153,5 @@ export function readLog(logDir: string, chunkBytes: number, offset: number, limi
 /** Deletes all but the newest `keep` chunks of a stream (after a reader's hold, ADR 0009). */
 export function pruneChunks(dir: string, prefix: string, keep: number): void {
   const indices = listChunks(dir, prefix);
-  for (const i of indices.slice(0, Math.max(0, indices.length - keep))) rmSync(join(dir, chunkName(i, prefix)), { force: true });
+  for (const i of indices.slice(0, Math.max(0, indices.length - keep))) rmSync(chunkPath(dir, i, prefix), { force: true });
 }

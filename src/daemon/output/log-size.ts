@@ -6,7 +6,7 @@ import { logSize, sessionLogKeep } from './log-files.js';
 /** Bytes written to the session's log so far (one or two stat calls; the chunk index is kept as a hint). */
 export function logBytes(ctx: DaemonContext, s: SessionRecord): number {
   const rt = runtimeOf(ctx, s.id);
-  const size = logSize((rt.logDir ??= sessionPaths(ctx.paths, s.id).logDir), s.logChunkBytes, rt.logIndex);
+  const size = logSize(sessionPaths(ctx.paths, s.id).logDir, s.logChunkBytes, rt.logIndex);
   rt.logIndex = size.index;
   return size.end;
 }
