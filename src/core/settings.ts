@@ -37,11 +37,11 @@ export const DEFAULT_SETTINGS: Settings = {
 /** `"hooks": {"onEnd": "CMD", "onFailure": "CMD"}`: each a non-empty command line, nothing else. */
 function parseHooks(raw: unknown): Hooks {
   if (raw === undefined || raw === null) return { onEnd: null, onFailure: null };
-  if (typeof raw !== 'object' || Array.isArray(raw)) throw bad('hooks in config.json', raw, 'must be an object such as {"onFailure": "notify-send failed"}');
+  if (typeof raw !== 'object' || Array.isArray(raw)) throw badSetting('hooks in config.json', raw, 'must be an object such as {"onFailure": "notify-send failed"}');
   const hooks: Hooks = { onEnd: null, onFailure: null };
   for (const [k, v] of Object.entries(raw as Record<string, unknown>)) {
-    if (k !== 'onEnd' && k !== 'onFailure') throw bad('hooks in config.json', raw, `unknown hook '${k}': use onEnd or onFailure`);
-    if (typeof v !== 'string' || v.trim() === '' || v.includes('\0')) throw bad(`hooks.${k} in config.json`, v, 'must be a command line');
+    if (k !== 'onEnd' && k !== 'onFailure') throw badSetting('hooks in config.json', raw, `unknown hook '${k}': use onEnd or onFailure`);
+    if (typeof v !== 'string' || v.trim() === '' || v.includes('\0')) throw badSetting(`hooks.${k} in config.json`, v, 'must be a command line');
     hooks[k] = v;
   }
   return hooks;
@@ -103,7 +103,8 @@ export function settingEnvOf(key: string): string | null {
   return null;
 }
 
-function bad(from: string, raw: unknown, why: string): AmuxError {
+/** A setting's bad value, as a usage error (exit 2) that names it and says what it must be. */
+export function badSetting(from: string, raw: unknown, why: string): AmuxError {
   // JSON reads 1e309 as Infinity, which JSON.stringify would show as null.
   const shown = typeof raw === 'number' ? String(raw) : JSON.stringify(raw);
   return new AmuxError('invalid_argument', `bad setting ${from}=${shown}: ${why}`);
@@ -123,12 +124,12 @@ export function resolveSettings(config: Record<string, unknown>, env: NodeJS.Pro
       const raw = fromEnv ? env[src.env] : src.testOnly ? undefined : config[src.key];
       if (raw === undefined || raw === null || raw === '') continue;
       const from = fromEnv ? src.env : `${src.key} in config.json`;
-      if (typeof raw !== 'string' && typeof raw !== 'number') throw bad(from, raw, 'must be a string or a number');
-      if (typeof raw === 'number' && !Number.isFinite(raw)) throw bad(from, raw, 'must be a finite number');
+      if (typeof raw !== 'string' && typeof raw !== 'number') throw badSetting(from, raw, 'must be a string or a number');
+      if (typeof raw === 'number' && !Number.isFinite(raw)) throw badSetting(from, raw, 'must be a finite number');
       try {
         out[field] = src.parse(String(raw));
       } catch (err) {
-        throw bad(from, raw, (err as Error).message.replace(/^invalid [^']*'[^']*': /, ''));
+        throw badSetting(from, raw, (err as Error).message.replace(/^invalid [^']*'[^']*': /, ''));
       }
       if (src.testOnly) tested.add(field);
     }

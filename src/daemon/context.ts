@@ -99,14 +99,19 @@ export function runtimeOf(ctx: DaemonContext, id: string): Runtime {
  * tmux server, the bus (which also hears of new event rows). The daemon, the bench and tests
  * build it the same way.
  */
-export function createContext(paths: AmuxPaths, settings: Settings, programs: Programs = findPrograms(), tmuxVersion = ''): DaemonContext {
+export function createContext(
+  paths: AmuxPaths,
+  settings: Settings,
+  programs: Programs = findPrograms(),
+  useControl = controlClientWanted(process.env.AMUX_TMUX_CONTROL, ''),
+): DaemonContext {
   mkdirSync(paths.sessionsDir, { recursive: true, mode: 0o700 });
   mkdirSync(paths.exitsDir, { recursive: true, mode: 0o700 });
   const store = new Store(openDatabase(paths.db));
   const bus = new EventEmitter();
   bus.setMaxListeners(0);
   store.onEvent = () => bus.emit('event');
-  return { paths, settings, store, tmux: new Tmux(paths.tmuxSocket, 'tmux', controlClientWanted(process.env.AMUX_TMUX_CONTROL, tmuxVersion)), programs, startedAt: Date.now(), runtime: new Map(), bus, regex: new RegexThread() };
+  return { paths, settings, store, tmux: new Tmux(paths.tmuxSocket, 'tmux', useControl), programs, startedAt: Date.now(), runtime: new Map(), bus, regex: new RegexThread() };
 }
 
 /** The session's shell, and the parent it runs under in the pane (coreutils `timeout`, ADR 0010). */

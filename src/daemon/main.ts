@@ -6,7 +6,7 @@ import { resolveSettings } from '../core/settings.js';
 import { AmuxError, EXIT, toAmuxError } from '../errors.js';
 import { amuxPaths, ensureDir, MAX_SOCKET_PATH, type AmuxPaths } from '../paths.js';
 import { API_VERSION, API_VERSION_HEADER } from '../protocol/routes.js';
-import { checkTmuxVersion } from '../tmux/tmux.js';
+import { checkTmuxVersion, controlClientWanted } from '../tmux/tmux.js';
 import { buildRouter, type Engine } from './api/index.js';
 import type { Router } from './api/router.js';
 import { createContext, findPrograms, type DaemonContext } from './context.js';
@@ -80,7 +80,10 @@ export async function runDaemon(): Promise<void> {
       throw new AmuxError('daemon_unreachable', `AMUX_HOME ${paths.home} is too long for a Unix socket path (max ${MAX_SOCKET_PATH - 9} bytes); use a shorter AMUX_HOME`);
     }
     const tmuxVersion = await checkTmuxVersion();
-    const ctx = createContext(paths, resolveSettings(readConfigFile(paths), process.env), findPrograms(), tmuxVersion);
+    // Every setting is checked before anything is written: a bad one is refused with nothing made.
+    const settings = resolveSettings(readConfigFile(paths), process.env);
+    const useControl = controlClientWanted(process.env.AMUX_TMUX_CONTROL, tmuxVersion);
+    const ctx = createContext(paths, settings, findPrograms(), useControl);
     chmodSync(paths.db, 0o600);
     const engine = await startEngine(ctx);
     // No limit on receiving a whole request (node's default cuts one after 300 s with a 408): the
@@ -109,8 +112,6 @@ export async function runDaemon(): Promise<void> {
     process.on('SIGTERM', () => void stop());
     process.on('SIGINT', () => void stop());
     process.on('SIGHUP', () => undefined);
-    const control = process.env.AMUX_TMUX_CONTROL;
-    if (control !== undefined && control !== 'on' && control !== 'off') log(`AMUX_TMUX_CONTROL=${control} is neither on nor off: ignored (ADR 0046)`);
     log(`listening on ${paths.socket} (${tmuxVersion}; tmux calls ${ctx.tmux.useControl ? 'through one control-mode client' : 'as processes'}, ADR 0046)`);
   } catch (err) {
     const e = startError(err);

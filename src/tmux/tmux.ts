@@ -1,5 +1,6 @@
 import type { execa as Execa } from 'execa';
 import { AmuxError } from '../errors.js';
+import { badSetting } from '../core/settings.js';
 import { onPath } from '../process/program-path.js';
 import { ControlClient, ControlGone } from './control-client.js';
 import { controlLine } from './control-line.js';
@@ -210,13 +211,14 @@ export function tmuxAtLeast(version: string, major: number, minor: number): bool
 
 /**
  * Whether the daemon's tmux calls go through one control-mode client (ADR 0037, ADR 0046):
- * `AMUX_TMUX_CONTROL=on` or `off` decides; unset, a tmux of 3.7 or newer, the first release with
- * the fixes for the control-mode server crashes found on 3.3a, gets it; an older one runs a
- * process per call.
+ * `AMUX_TMUX_CONTROL=on` or `off` decides; unset (or empty), a tmux of 3.7 or newer, the first
+ * release with the fixes for the control-mode server crashes found on 3.3a, gets it; an older one
+ * runs a process per call. Another value is a bad setting: the daemon does not start.
  */
 export function controlClientWanted(setting: string | undefined, version: string): boolean {
   if (setting === 'on') return true;
   if (setting === 'off') return false;
+  if (setting) throw badSetting('AMUX_TMUX_CONTROL', setting, 'must be on or off (unset: the control-mode client from tmux 3.7)');
   return tmuxAtLeast(version, 3, 7);
 }
 

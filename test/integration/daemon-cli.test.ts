@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { amuxHome } from '../helpers/amux.js';
@@ -56,13 +56,18 @@ describe('amux daemon', () => {
     assert.match(out, /^arena=3$/m);
   });
 
-  test('daemon.log says how tmux is called (ADR 0046); an AMUX_TMUX_CONTROL neither on nor off is named and ignored', async (t) => {
-    const h = amuxHome(t, { AMUX_TMUX_CONTROL: 'yes' });
-    await h.ok(['daemon', 'start']);
-    const log = readFileSync(join(h.home, 'daemon.log'), 'utf8');
-    assert.match(log, /AMUX_TMUX_CONTROL=yes is neither on nor off: ignored/);
-    assert.match(log, /tmux calls (through one control-mode client|as processes)/);
+  test('daemon.log says how tmux is called (ADR 0046); an AMUX_TMUX_CONTROL neither on nor off is a bad setting: exit 2, one line, no daemon', async (t) => {
+    const bad = amuxHome(t, { AMUX_TMUX_CONTROL: 'yes' });
+    const r = await bad.run(['run', '--', 'true']);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /^amux: bad setting AMUX_TMUX_CONTROL="yes": must be on or off/);
+    assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+    assert.equal(bad.daemonPid(), null, 'no daemon started');
+    assert.equal(existsSync(join(bad.home, 'amux.db')), false, 'nothing made: checked before the database');
+    const h = amuxHome(t, { AMUX_TMUX_CONTROL: 'off' });
     assert.equal(await h.ok(['run', '-w', '--', 'echo fine']), 'fine');
+    const log = readFileSync(join(h.home, 'daemon.log'), 'utf8');
+    assert.match(log, /tmux calls as processes/);
   });
 
   test('AMUX_HOME is 0700, the socket and database 0600', async (t) => {

@@ -8,6 +8,7 @@ import { controlLine, quoteWord } from '../../src/tmux/control-line.js';
 import { newSessionArgs, sendTextArgs, killSessionsArgs, tmuxLiteral } from '../../src/tmux/commands.js';
 import { CONTROL_SESSION } from '../../src/tmux/control-client.js';
 import { onPath } from '../../src/process/program-path.js';
+import type { AmuxError } from '../../src/errors.js';
 import { controlClientWanted, Tmux, TmuxCommandError, tmuxRelease } from '../../src/tmux/tmux.js';
 
 function parse(chunks: (string | Buffer)[]): { blocks: ControlBlock[]; notices: string[] } {
@@ -220,6 +221,10 @@ describe('controlClientWanted: which tmux gets the control-mode client (ADR 0046
   test('AMUX_TMUX_CONTROL=on or off decides, whatever the version', () => {
     assert.equal(controlClientWanted('on', 'tmux 3.3a'), true);
     assert.equal(controlClientWanted('off', 'tmux 3.7c'), false);
+  });
+  test('another value is a bad setting (exit 2); empty is unset', () => {
+    assert.throws(() => controlClientWanted('yes', 'tmux 3.7c'), (e: AmuxError) => e.exitCode === 2 && /AMUX_TMUX_CONTROL="yes": must be on or off/.test(e.message));
+    assert.equal(controlClientWanted('', 'tmux 3.7c'), true);
   });
   test('unset: 3.7 and newer (the control-mode crash fixes), not before', () => {
     assert.deepEqual(['tmux 3.3a', 'tmux 3.6b', 'tmux 3.7', 'tmux 3.7c', 'tmux next-3.8', 'tmux 4.0', 'tmux master', ''].map((v) => controlClientWanted(undefined, v)), [false, false, true, true, true, true, false, false]);
