@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { amuxHome, sleep } from '../helpers/amux.js';
 
 describe('restart, rename, labels, filters, formats, restart policies, delays', () => {
@@ -426,5 +428,23 @@ describe('logs by time: --since, --until, -t', () => {
     assert.match(await h.ok(['logs', '--since', '1h', id]), /early\nlate/);
     assert.equal((await h.run(['logs', '-t', '--raw', id])).code, 2);
     assert.equal((await h.run(['logs', '--since', 'yesterday', id])).code, 2);
+  });
+
+  test('logs -f -t: the lines so far, then each new line stamped as it arrives, until the session ends', async (t) => {
+    const h = amuxHome(t);
+    const gate = join(h.home, 'gate');
+    const id = await h.ok(['run', '--', `printf 'first\\n'; printf 'half'; while [ ! -e ${gate} ]; do sleep 0.1; done; echo ' done'; echo second`]);
+    await h.until(id, (s) => s.logBytes > 0);
+    const following = h.run(['logs', '-f', '-t', id]);
+    const released = Date.now();
+    writeFileSync(gate, '');
+    const r = await following;
+    assert.equal(r.code, 0, r.stderr);
+    const lines = r.stdout.trimEnd().split('\n');
+    assert.deepEqual(lines.map((l) => l.replace(/^\S+ /, '')), ['first', 'half done', 'second'], r.stdout);
+    for (const l of lines) assert.match(l, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ /);
+    const at = (i: number) => Date.parse(lines[i]!.split(' ')[0]!);
+    assert.ok(at(2) >= Math.floor(released / 1000) * 1000, `second is stamped when it came: ${r.stdout}`);
+    assert.equal((await h.run(['logs', '-f', '-t', '--until', '1m', id])).code, 2, '--until is not with -f');
   });
 });

@@ -181,7 +181,9 @@ export function registerSessionRoutes(r: Router, engine: Engine): void {
     const dir = sessionPaths(ctx.paths, s.id).logDir;
     const read = readLog(dir, s.logChunkBytes, window.from, (window.to ?? Number.MAX_SAFE_INTEGER) - window.from);
     const lines = stampLines(read.data, read.offset, s.nonce, readMarks(ctx, s.id));
-    return { lines: lines.map((l) => ({ at: l.at === null ? null : new Date(l.at).toISOString(), text: l.text })) };
+    const closed = lines.filter((l) => !l.open);
+    const nextOffset = closed.length ? closed[closed.length - 1]!.end : read.offset;
+    return { lines: lines.map((l) => ({ at: l.at === null ? null : new Date(l.at).toISOString(), text: l.text, ...(l.open ? { open: true as const } : {}) })), nextOffset };
   });
 
   r.on(ROUTES.screen, async (q): Promise<ScreenView> => {
