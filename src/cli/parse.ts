@@ -1,9 +1,18 @@
 import { parseDuration } from '../core/duration.js';
+import { parseTimeRef } from '../core/log-times.js';
 import { AmuxError } from '../errors.js';
 
 /** Commander option parsers that fail with a usage error (exit 2) naming the flag. */
 export function durationOption(flag: string) {
   return (value: string) => parseDuration(value, `${flag} duration`);
+}
+
+/** `--since`/`--until` of history and events: a duration before now, an ISO-8601 time or epoch ms; checked here, sent as written. */
+export function timeOption(flag: string) {
+  return (value: string) => {
+    parseTimeRef(value, Date.now(), flag);
+    return value;
+  };
 }
 
 export function intOption(flag: string) {

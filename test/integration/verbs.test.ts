@@ -410,6 +410,34 @@ describe('more of the mismatches (issue 22): logs --screen flags, prune --status
   });
 });
 
+describe('history and events by time: --since and --until take times', () => {
+  test('history --until and events --until: what came before a time; ISO times and durations', async (t) => {
+    const h = amuxHome(t);
+    const a = await h.ok(['run', '-n', 'older', '--', 'true']);
+    const cut = Date.parse((await h.session(a)).createdAt) + 1;
+    const b = await h.ok(['run', '-n', 'newer', '--', 'true']);
+    assert.ok(Date.parse((await h.session(b)).createdAt) >= cut, 'b came after the cut');
+    const iso = new Date(cut).toISOString();
+    const ids = async (args: string[]) => (await h.json<any[]>(['history', '--json', ...args])).map((s) => s.id);
+    assert.deepEqual(await ids(['--until', iso]), [a]);
+    assert.deepEqual(await ids(['--since', iso]), [b]);
+    assert.deepEqual(await ids(['--since', String(cut - 1), '--until', iso]), [a], 'epoch ms');
+    assert.deepEqual((await ids(['--since', '1h'])).sort(), [a, b].sort());
+    assert.deepEqual(await ids(['--until', '1h']), [], 'a duration before now');
+    const events = (await h.ok(['events', '--until', iso])).split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    assert.ok(events.length > 0 && events.every((e) => e.sessionId === a && Date.parse(e.createdAt) < cut), JSON.stringify(events));
+    const later = (await h.ok(['events', '--since', iso])).split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    assert.ok(later.some((e) => e.sessionId === b));
+    for (const args of [['history', '--until', 'yesterday'], ['events', '--since', 'soon'], ['events', '-f', '--until', '1m']]) {
+      const r = await h.run(args);
+      assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
+      assert.match(r.stderr, /^amux: [^\n]*(--until|--since)[^\n]*\n$/);
+    }
+    assert.equal((await h.api('GET', `/v1/history?until=${encodeURIComponent(iso)}`)).body.length, 1);
+    assert.equal((await h.api('GET', '/v1/events?until=1m&follow=1')).status, 400);
+  });
+});
+
 describe('logs by time: --since, --until, -t', () => {
   test('each line with the second it was written by; a window of time reads what was written in it', async (t) => {
     const h = amuxHome(t);

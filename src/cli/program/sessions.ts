@@ -106,8 +106,7 @@ export function addSessionCommands(program: Command, { setExit, client, router, 
     .option('-t, --timestamps', 'each line after the time it was written by (UTC, to the second); with -f, new lines stamped as they arrive')
     .addHelpText('after', examples(
       ['amux logs -f web', 'print its output as it comes, until it ends'],
-      ['amux logs --since 10m -t web', 'what it wrote in the last 10 minutes, each line with its time'],
-      ['amux logs -f -t web', 'follow it, each line with the time it came'],
+      ['amux logs --since 10m -f -t web', 'what it wrote in the last 10 minutes, then what comes, each line with its time'],
       ['amux logs --screen web', 'what its terminal shows now'],
       ['amux logs job-3f9a01bc-2 --stderr', "a job's stderr"],
     ))
