@@ -17,7 +17,6 @@ export function addRecordCommands(program: Command, { setExit, client, routed }:
     .option('--after <event-id>', 'only events after this id (a cursor)', intOption('--after'))
     .addHelpText('after', examples(
       ['amux events web', 'its events so far, one JSON object a line'],
-      ['amux events -f', 'every new event, as it happens'],
       ['amux events -f --since 10m', 'the last 10 minutes, then every new one'],
       ['amux events --since 1h | grep state_changed', 'the state changes of the last hour'],
       ['amux events --since 2d --until 1d web', 'its events of yesterday (the day before the last 24 hours)'],
