@@ -40,6 +40,13 @@ export async function logsCommand(client: Client, ref: string, opts: LogsOptions
   }
   if (opts.screen) return screenLogs(client, target, opts);
   if (opts.timestamps) return stampedLogs(client, target, job !== null, opts);
+  if (!job && plainWhole(opts) && !/^[0-9a-f]{8}$/i.test(ref)) {
+    // A name that restarted reads as all its runs (README "Restart"); an id is one run.
+    const { session } = await client.sessions.inspect(target);
+    if (session.restartOf !== null && session.name === ref) {
+      return (require('./logs-runs.js') as typeof import('./logs-runs.js')).logsOfRuns(client, session, opts.follow === true);
+    }
+  }
   const q: LogsQuery = { sinceOffset: opts.sinceOffset, limit: opts.limit, job: job?.seq, since: opts.since, until: opts.until };
 
   if (!opts.follow || opts.tail !== undefined || opts.json) {
@@ -69,6 +76,11 @@ export async function logsCommand(client: Client, ref: string, opts: LogsOptions
   }
   if (!opts.raw) await writeOut(renderer.push(decoder.end()) + renderer.end());
   return job ? jobFollowEnded(client, `job-${job.sessionId}-${job.seq}`) : followEnded(client, target);
+}
+
+/** The whole plain output, maybe followed: what `logs NAME` shows across runs. */
+function plainWhole(opts: LogsOptions): boolean {
+  return !opts.raw && !opts.json && opts.tail === undefined && opts.sinceOffset === undefined && opts.limit === undefined && opts.since === undefined && opts.until === undefined;
 }
 
 /**

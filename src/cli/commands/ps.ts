@@ -83,7 +83,7 @@ const SESSION_FIELD_SET: Record<keyof SessionView, true> = {
   id: true, name: true, status: true, command: true, cwd: true, exitCode: true, signal: true, error: true, reason: true, foreground: true,
   pid: true, createdAt: true, startedAt: true, endedAt: true, durationMs: true, lastActivityAt: true, removed: true, removedAt: true,
   closedAt: true, logBytes: true, logTruncated: true, autoRemove: true, timeoutMs: true, idleTimeoutMs: true, labels: true, group: true,
-  after: true, onEnd: true, restartOf: true, restarts: true, restartPolicy: true, startAfter: true, attention: true, declared: true,
+  after: true, onEnd: true, restartOf: true, restarts: true, previousEnd: true, restartPolicy: true, startAfter: true, attention: true, declared: true,
   cpuPercent: true, rssBytes: true,
 };
 export const SESSION_FIELDS = Object.keys(SESSION_FIELD_SET) as readonly (keyof SessionView)[];
@@ -126,8 +126,8 @@ export async function printSessions(
     ...(host ? [host(s)] : []),
     s.id,
     s.name ?? '',
-    // `idle!`: it asks for a person (README "Statuses": attention).
-    paint(s.status) + markedStatus(s).slice(s.status.length),
+    // `idle!`: it asks for a person (README "Statuses": attention); `restarting`: a chain in its backoff.
+    paint(s.status).replace(s.status, markedStatus(s)),
     s.exitCode === null ? '' : String(s.exitCode),
     formatAge(now - Date.parse(s.createdAt)),
     ...extra.cells(s, now),

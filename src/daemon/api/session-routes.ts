@@ -1,4 +1,6 @@
+import { existsSync } from 'node:fs';
 import { jobId } from '../../core/ids.js';
+import { sessionRemoved } from '../../core/removed.js';
 import { AmuxError, toAmuxError } from '../../errors.js';
 import type { SessionRecord } from '../../core/records.js';
 import { PAGE_HEADERS, type LogLinesView } from '../../protocol/logs.js';
@@ -137,7 +139,9 @@ export function registerSessionRoutes(r: Router, engine: Engine): void {
   r.on(ROUTES.resume, async (q): Promise<SessionView> => sessionView(await resumeSession(ctx, resolveSession(ctx, q.params.ref!).id)));
 
   r.on(ROUTES.logs, async (q) => {
-    let s = resolveSession(ctx, q.params.ref!);
+    let s = resolveSession(ctx, q.params.ref!, true);
+    // A removed run is read by its full id while a restart keeps its log (README "Restart").
+    if (s.removedAt !== null && !existsSync(sessionPaths(ctx.paths, s.id).logDir)) throw sessionRemoved(s.id, s.removedAt);
     const follow = q.query.follow === true;
     if (s.status === 'pending' && follow) {
       // Following a queued session (`run -w` beyond maxLive) starts once it does.
