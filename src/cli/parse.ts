@@ -10,7 +10,11 @@ export function durationOption(flag: string) {
 /** `--since`/`--until` of history and events: a duration before now, an ISO-8601 time or epoch ms; checked here, sent as written. */
 export function timeOption(flag: string) {
   return (value: string) => {
-    parseTimeRef(value, Date.now(), flag);
+    try {
+      parseTimeRef(value, Date.now(), flag);
+    } catch {
+      throw new AmuxError('usage', `invalid ${flag} '${value}': give a duration before now (90s, 2h, 7d), an ISO time (2026-11-26T10:00:00Z) or epoch ms`);
+    }
     return value;
   };
 }

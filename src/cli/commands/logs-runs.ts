@@ -1,17 +1,15 @@
 import type { Client } from '../../client/client.js';
 import { readBody } from '../../client/http.js';
 import { PlainRenderer, renderPlain } from '../../core/log-render.js';
-import { parseRestartPolicy, shouldRestart } from '../../core/restart-policy.js';
 import { isTerminal } from '../../core/status.js';
 import { toAmuxError } from '../../errors.js';
+import { nextOfChain } from '../stack/chain.js';
 import type { SessionView } from '../../protocol/sessions.js';
 import { writeOut } from '../output.js';
 import { StringDecoder } from 'node:string_decoder';
 
 /** How many earlier runs `logs NAME` reads back (the daemon keeps as many; README "Restart"). */
 const RUNS_BACK = 10;
-/** After a followed run of a restarting chain ends, how long its successor may take to appear. */
-const SUCCESSOR_WAIT_MS = 15_000;
 
 /** `--- run 3 of worker, ended failed (exit 42) ---`: one line before each run's output. */
 export function runHeader(s: Pick<SessionView, 'name' | 'id' | 'restarts' | 'status' | 'exitCode' | 'signal'>): string {
@@ -24,7 +22,7 @@ export function runHeader(s: Pick<SessionView, 'name' | 'id' | 'restarts' | 'sta
  * `logs NAME` of a session that restarted (README "Restart"): the name is the identity a user
  * follows, as a docker container's across restarts. The earlier runs whose logs are kept, oldest
  * first, then the current one, each after its header; `-f` follows into each next run while the
- * restart policy goes on. An id names one run (`logs ID` prints that run alone).
+ * restart policy goes on (its next run found as `up` finds it). An id names one run (`logs ID` prints that run alone).
  */
 export async function logsOfRuns(client: Client, current: SessionView, follow: boolean): Promise<number> {
   const earlier: SessionView[] = [];
@@ -46,7 +44,8 @@ export async function logsOfRuns(client: Client, current: SessionView, follow: b
       return 0;
     }
     await followRun(client, run.id);
-    const next = await successorOf(client, run.id);
+    const ended = (await client.sessions.inspect(run.id)).session;
+    const next = await nextOfChain(client, ended);
     if (next === null) return 0;
     run = next;
   }
@@ -71,29 +70,4 @@ async function followRun(client: Client, id: string): Promise<void> {
     if (text) await writeOut(text);
   }
   await writeOut(renderer.push(decoder.end()) + renderer.end());
-}
-
-/**
- * The run that replaced `id`, once its restart policy made one (its `restarted` event names it);
- * null when the chain ends there: no policy, an end the policy does not restart, removed with no
- * successor, or none within SUCCESSOR_WAIT_MS (a policy's limit of restarts in a row).
- */
-async function successorOf(client: Client, id: string): Promise<SessionView | null> {
-  const deadline = Date.now() + SUCCESSOR_WAIT_MS;
-  let removedSeen: number | null = null;
-  while (Date.now() < deadline) {
-    const events = (await readBody(await client.events.read({ session: id }))).toString('utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { type: string; data: { newId?: string } });
-    const restarted = events.find((e) => e.type === 'restarted');
-    if (restarted?.data.newId) return (await client.sessions.inspect(restarted.data.newId)).session;
-    if (events.some((e) => e.type === 'restarts_exhausted')) return null;
-    const { session } = await client.sessions.inspect(id);
-    if (!session.removed && !shouldRestart(parseRestartPolicy(session.restartPolicy ?? 'no'), session.status, 0)) return null;
-    // The successor is made right after the run's removal; a removal with none for a while was `rm`.
-    if (session.removed) {
-      removedSeen ??= Date.now();
-      if (Date.now() - removedSeen > 2000) return null;
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  return null;
 }
