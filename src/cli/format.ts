@@ -50,7 +50,9 @@ function cell(value: unknown): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'object') {
     if (Array.isArray(value)) return value.join(',');
-    return labelsText(value as Record<string, string>);
+    // Labels read as `k=v,…`; any other object (attention, declared) as its JSON.
+    const values = Object.values(value);
+    return values.every((v) => typeof v === 'string') ? labelsText(value as Record<string, string>) : JSON.stringify(value);
   }
   return String(value);
 }

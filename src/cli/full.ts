@@ -1,3 +1,4 @@
+import type { Command } from 'commander';
 import { EXIT, toAmuxError } from '../errors.js';
 import type { Spec } from './complete.js';
 import { reportError } from './report.js';
@@ -15,6 +16,15 @@ export async function fullMain(argv: string[]): Promise<number> {
   } catch (err) {
     return reportError(err);
   }
+  const { habitHint, killSignalWords } = require('./habits.js') as typeof import('./habits.js');
+  // What other tools' users type by habit gets the amux way to say it, not just a refusal (README "Commands").
+  const habit = habitHint(args);
+  if (habit !== null) {
+    process.stderr.write(`amux: ${habit}\n`);
+    return EXIT.usage;
+  }
+  args = killSignalWords(args); // `kill -9 NAME`, as kill(1) reads it
+  if (args[0] === 'help' && args.length === 2 && (args[1] === '--help' || args[1] === '-h')) args = ['--help'];
   const { CommanderError } = require('commander') as typeof import('commander');
   const { buildProgram } = require('./program.js') as typeof import('./program.js');
   let code: number = EXIT.ok;
@@ -23,11 +33,19 @@ export async function fullMain(argv: string[]): Promise<number> {
   });
   // commander's own errors (unknown option, missing argument) in our one-line form, for every command.
   // A suggestion ("(Did you mean logs?)") joins the line: every error is one line (ADR 0006).
-  const outputError = (str: string, write: (s: string) => void) => write(`amux: ${str.replace(/^error: /, '').trim().replace(/\s*\n\s*/g, ' ')}\n`);
-  for (const cmd of [program, ...program.commands]) {
+  // A missing argument shows the command's usage line, as `logs` does: `inspect needs <id>: amux inspect [options] <id>`.
+  const outputError = (cmd: Command) => (str: string, write: (s: string) => void) => {
+    let line = str.replace(/^error: /, '').trim().replace(/\s*\n\s*/g, ' ');
+    const missing = /^missing required argument '([^']+)'$/.exec(line);
+    if (missing) line = `${commandPath(cmd)} needs <${missing[1]}>: amux ${commandPath(cmd)} ${cmd.usage()}`;
+    write(`amux: ${line}\n`);
+  };
+  const each = (cmd: Command) => {
     cmd.exitOverride();
-    cmd.configureOutput({ outputError });
-  }
+    cmd.configureOutput({ outputError: outputError(cmd) });
+    cmd.commands.forEach(each);
+  };
+  each(program);
   // `amux help NAME` of no command is a usage error, as `amux NAME` is (commander would print the overview, exit 0).
   const helpOf = args[0] === 'help' ? args[1] : undefined;
   if (helpOf !== undefined && !program.commands.some((c) => c.name() === helpOf || c.aliases().includes(helpOf))) {
@@ -48,6 +66,13 @@ export async function fullMain(argv: string[]): Promise<number> {
     }
     return reportError(err);
   }
+}
+
+/** `group add`: the words after `amux` that name a command. */
+function commandPath(cmd: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = cmd; c && c.parent; c = c.parent) names.unshift(c.name());
+  return names.join(' ');
 }
 
 /** The completion spec of the commands, from commander: `__complete`'s fallback in a build without completion-spec.json (ADR 0021). */

@@ -1,4 +1,4 @@
-import { EXIT } from '../errors.js';
+import { AmuxError, EXIT } from '../errors.js';
 import { VERSION } from '../version.js';
 import { parseFast } from './fast-path.js';
 import { writeOut } from './output.js';
@@ -26,14 +26,16 @@ export async function main(argv: string[]): Promise<number> {
   // Shell completion asks on every Tab: no commander parse (ADR 0021).
   if (raw[0] === '__complete') return (require('./complete-command.js') as typeof import('./complete-command.js')).completeCommand(raw.slice(1));
   let fast: ReturnType<typeof parseFast>;
-  let args: string[];
+  let args: string[] = raw;
   try {
     args = takeTargetOptions(raw); // --host, --context (README "Remote hosts")
     // `amux` alone prints a short overview of the common commands (exit 0), not the full reference (ADR 0023).
     if (args.length === 0) return (require('./overview.js') as typeof import('./overview.js')).overviewCommand();
     fast = parseFast(args);
   } catch (err) {
-    return report(err); // e.g. a bad --env: the same usage error commander would give
+    // e.g. a bad --env: the same usage error commander would give; `exec ID -w DIR` gets the habit's hint
+    const habit = (require('./habits.js') as typeof import('./habits.js')).habitHint(args);
+    return report(habit === null ? err : new AmuxError('usage', habit));
   }
   if (fast) {
     try {

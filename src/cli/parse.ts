@@ -1,9 +1,22 @@
 import { parseDuration } from '../core/duration.js';
+import { parseTimeRef } from '../core/log-times.js';
 import { AmuxError } from '../errors.js';
 
 /** Commander option parsers that fail with a usage error (exit 2) naming the flag. */
 export function durationOption(flag: string) {
   return (value: string) => parseDuration(value, `${flag} duration`);
+}
+
+/** `--since`/`--until` of history and events: a duration before now, an ISO-8601 time or epoch ms; checked here, sent as written. */
+export function timeOption(flag: string) {
+  return (value: string) => {
+    try {
+      parseTimeRef(value, Date.now(), flag);
+    } catch {
+      throw new AmuxError('usage', `invalid ${flag} '${value}': give a duration before now (90s, 2h, 7d), an ISO time (2026-11-26T10:00:00Z) or epoch ms`);
+    }
+    return value;
+  };
 }
 
 export function intOption(flag: string) {

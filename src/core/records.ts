@@ -27,6 +27,8 @@ export interface SessionFacts {
   restartOf: string | null;
   /** How many restarts came before this session in its chain. */
   restarts: number;
+  /** How the run this one restarted ended (null: not a restart); README "Restart". */
+  previousEnd: PreviousEnd | null;
   /** `run --restart`: `on-failure`, `on-failure:N` or `always`; null: no restarts. */
   restartPolicy: string | null;
   /** `run -g NAME`: the group whose parallel limit it counts against (README "Groups"). */
@@ -35,6 +37,17 @@ export interface SessionFacts {
   after: string[];
   /** `run --on-end`: a shell command run when it ends (README "Notices"). */
   onEnd: string | null;
+}
+
+/** The end of the run a restart replaced: the same in the store and in the API. */
+export interface PreviousEnd {
+  id: string;
+  status: SessionStatus;
+  exitCode: number | null;
+  signal: string | null;
+  reason: string | null;
+  /** ISO-8601 UTC. */
+  endedAt: string | null;
 }
 
 /** A session as stored (times in epoch ms). The store maps rows to this; the API maps it to SessionView. */

@@ -15,8 +15,10 @@ export interface EventView {
 export interface EventsQuery {
   /** Only this session (a reference; a removed one by full id). */
   session?: string;
-  /** Only events of the last `since`: ms or a duration text. */
+  /** Only events of the last `since`: ms or a duration text; or since a time (ISO-8601, epoch ms of 12+ digits). */
   since?: number | string;
+  /** Only events before this time: ISO-8601, epoch ms, or a duration before now (not with follow). */
+  until?: string;
   /** Then every new event as it is written, until the client leaves or the session is removed. */
   follow?: boolean;
   /** Only events after this id (a reader's cursor). */
@@ -33,8 +35,10 @@ export interface HistoryQuery {
   /** Name globs and labels, as in `GET /v1/sessions` (README "Labels and filters"). */
   name?: readonly string[] | string;
   label?: readonly string[] | string;
-  /** Only sessions created in the last `since`: ms or a duration text. */
+  /** Only sessions created in the last `since`: ms or a duration text; or since a time (ISO-8601, epoch ms of 12+ digits). */
   since?: number | string;
+  /** Only sessions created before this time: ISO-8601, epoch ms, or a duration before now. */
+  until?: string;
   limit?: number;
 }
 

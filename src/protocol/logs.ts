@@ -22,7 +22,10 @@ export interface LogLinesQuery {
   until?: string;
 }
 export interface LogLinesView {
-  lines: { at: string | null; text: string }[];
+  /** `open`: the last line, not ended by a newline yet. */
+  lines: { at: string | null; text: string; open?: true }[];
+  /** Where a follower goes on: just after the last line ended by a newline (`logs -f -t`). */
+  nextOffset: number;
 }
 
 /** Response headers that place a page in the output: absolute offsets, so paging survives truncation. */

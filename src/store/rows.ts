@@ -11,7 +11,7 @@ export const SESSION_COLUMNS: Record<keyof SessionRecord, string> = {
   removedAt: 'removed_at', lastOutput: 'last_output', logBytes: 'log_bytes', logTruncated: 'log_truncated',
   logChunkBytes: 'log_chunk_bytes', logCapBytes: 'log_cap_bytes', hasCommand: 'has_command',
   timeoutMs: 'timeout_ms', idleTimeoutMs: 'idle_timeout_ms', closedAt: 'closed_at', reason: 'reason',
-  labels: 'labels', restartOf: 'restart_of', restarts: 'restarts', restartPolicy: 'restart_policy', startAfter: 'start_after', group: 'group_name', after: 'after_ids', onEnd: 'on_end',
+  labels: 'labels', restartOf: 'restart_of', restarts: 'restarts', previousEnd: 'previous_end', restartPolicy: 'restart_policy', startAfter: 'start_after', group: 'group_name', after: 'after_ids', onEnd: 'on_end',
   attentionAt: 'attention_at', attentionSource: 'attention_source', attentionTitle: 'attention_title', attentionMessage: 'attention_message',
   attentionOffset: 'attention_offset', declaredState: 'declared_state', declaredMessage: 'declared_message', declaredAt: 'declared_at',
   declaredUntil: 'declared_until', declaredPgid: 'declared_pgid',
@@ -25,6 +25,7 @@ export function toSession(row: Row): SessionRecord {
   row.hasCommand = row.hasCommand === 1;
   row.labels = JSON.parse((row.labels as string | null) ?? '{}');
   row.after = JSON.parse((row.after as string | null) ?? '[]');
+  row.previousEnd = row.previousEnd === null ? null : JSON.parse(row.previousEnd as string);
   return row as unknown as SessionRecord;
 }
 

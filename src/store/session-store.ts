@@ -71,9 +71,9 @@ export class Store {
 
   /**
    * Sessions newest first: not removed ones unless `includeRemoved` (`amux history`), optionally
-   * only some statuses, only those created at or after `from`, at most `limit`.
+   * only some statuses, only those created at or after `from` (and before `until`), at most `limit`.
    */
-  listSessions(opts: { includeRemoved?: boolean; statuses?: readonly SessionStatus[]; from?: number; limit?: number } = {}): SessionRecord[] {
+  listSessions(opts: { includeRemoved?: boolean; statuses?: readonly SessionStatus[]; from?: number; until?: number; limit?: number } = {}): SessionRecord[] {
     const where: string[] = [];
     const params: unknown[] = [];
     if (!opts.includeRemoved) where.push('removed_at IS NULL');
@@ -84,6 +84,10 @@ export class Store {
     if (opts.from !== undefined) {
       where.push('created_at >= ?');
       params.push(opts.from);
+    }
+    if (opts.until !== undefined) {
+      where.push('created_at < ?');
+      params.push(opts.until);
     }
     params.push(opts.limit ?? -1); // LIMIT -1: no limit
     const sql = `${SESSION_SELECT} ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at DESC, rowid DESC LIMIT ?`;

@@ -186,8 +186,8 @@ describe('amux history and stats', () => {
 
   test('bad input: one clear line and the exit code of the README', async () => {
     const cases: [string[], number, RegExp][] = [
-      [['events', '--since', '5x'], 2, /invalid --since duration '5x'/],
-      [['history', '--since', '5x'], 2, /invalid --since duration '5x'/],
+      [['events', '--since', '5x'], 2, /invalid --since '5x': give a duration before now/],
+      [['history', '--since', '5x'], 2, /invalid --since '5x': give a duration before now/],
       [['stats', '--since', '-1h'], 2, /--since/],
       [['history', '-n', '-1'], 2, /invalid -n '-1'/],
       [['history', '--status', 'bogus'], 2, /unknown status 'bogus'/],

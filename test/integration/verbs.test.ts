@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { amuxHome, sleep } from '../helpers/amux.js';
 
 describe('restart, rename, labels, filters, formats, restart policies, delays', () => {
@@ -91,7 +93,8 @@ describe('restart, rename, labels, filters, formats, restart policies, delays', 
     assert.equal(chain.at(-1).id, first);
     const restarted = JSON.parse(`[${(await h.ok(['events', first])).split('\n').join(',')}]`).find((e: any) => e.type === 'restarted');
     assert.equal(restarted.data.by, 'policy');
-    await sleep(3000);
+    // The policy says its limit was reached: no third restart comes.
+    await waitFor(async () => (await h.ok(['events', last.id])).includes('"restarts_exhausted"') || null);
     assert.equal((await h.session('flaky')).id, last.id, 'no third restart');
   });
 
@@ -408,6 +411,34 @@ describe('more of the mismatches (issue 22): logs --screen flags, prune --status
   });
 });
 
+describe('history and events by time: --since and --until take times', () => {
+  test('history --until and events --until: what came before a time; ISO times and durations', async (t) => {
+    const h = amuxHome(t);
+    const a = await h.ok(['run', '-n', 'older', '--', 'true']);
+    const cut = Date.parse((await h.session(a)).createdAt) + 1;
+    const b = await h.ok(['run', '-n', 'newer', '--', 'true']);
+    assert.ok(Date.parse((await h.session(b)).createdAt) >= cut, 'b came after the cut');
+    const iso = new Date(cut).toISOString();
+    const ids = async (args: string[]) => (await h.json<any[]>(['history', '--json', ...args])).map((s) => s.id);
+    assert.deepEqual(await ids(['--until', iso]), [a]);
+    assert.deepEqual(await ids(['--since', iso]), [b]);
+    assert.deepEqual(await ids(['--since', String(cut - 1), '--until', iso]), [a], 'epoch ms');
+    assert.deepEqual((await ids(['--since', '1h'])).sort(), [a, b].sort());
+    assert.deepEqual(await ids(['--until', '1h']), [], 'a duration before now');
+    const events = (await h.ok(['events', '--until', iso])).split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    assert.ok(events.length > 0 && events.every((e) => e.sessionId === a && Date.parse(e.createdAt) < cut), JSON.stringify(events));
+    const later = (await h.ok(['events', '--since', iso])).split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    assert.ok(later.some((e) => e.sessionId === b));
+    for (const args of [['history', '--until', 'yesterday'], ['events', '--since', 'soon'], ['events', '-f', '--until', '1m']]) {
+      const r = await h.run(args);
+      assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
+      assert.match(r.stderr, /^amux: [^\n]*(--until|--since)[^\n]*\n$/);
+    }
+    assert.equal((await h.api('GET', `/v1/history?until=${encodeURIComponent(iso)}`)).body.length, 1);
+    assert.equal((await h.api('GET', '/v1/events?until=1m&follow=1')).status, 400);
+  });
+});
+
 describe('logs by time: --since, --until, -t', () => {
   test('each line with the second it was written by; a window of time reads what was written in it', async (t) => {
     const h = amuxHome(t);
@@ -426,5 +457,23 @@ describe('logs by time: --since, --until, -t', () => {
     assert.match(await h.ok(['logs', '--since', '1h', id]), /early\nlate/);
     assert.equal((await h.run(['logs', '-t', '--raw', id])).code, 2);
     assert.equal((await h.run(['logs', '--since', 'yesterday', id])).code, 2);
+  });
+
+  test('logs -f -t: the lines so far, then each new line stamped as it arrives, until the session ends', async (t) => {
+    const h = amuxHome(t);
+    const gate = join(h.home, 'gate');
+    const id = await h.ok(['run', '--', `printf 'first\\n'; printf 'half'; while [ ! -e ${gate} ]; do sleep 0.1; done; echo ' done'; echo second`]);
+    await h.until(id, (s) => s.logBytes > 0);
+    const following = h.run(['logs', '-f', '-t', id]);
+    const released = Date.now();
+    writeFileSync(gate, '');
+    const r = await following;
+    assert.equal(r.code, 0, r.stderr);
+    const lines = r.stdout.trimEnd().split('\n');
+    assert.deepEqual(lines.map((l) => l.replace(/^\S+ /, '')), ['first', 'half done', 'second'], r.stdout);
+    for (const l of lines) assert.match(l, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ /);
+    const at = (i: number) => Date.parse(lines[i]!.split(' ')[0]!);
+    assert.ok(at(2) >= Math.floor(released / 1000) * 1000, `second is stamped when it came: ${r.stdout}`);
+    assert.equal((await h.run(['logs', '-f', '-t', '--until', '1m', id])).code, 2, '--until is not with -f');
   });
 });

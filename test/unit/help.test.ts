@@ -117,7 +117,7 @@ describe('help that teaches (ADR 0023)', () => {
   });
 
   test('bad input: one line and exit 2 (completion tcsh, no shell, an unknown command)', () => {
-    for (const [args, message] of [[['completion', 'tcsh'], /no completion for shell 'tcsh': use bash, zsh, fish/], [['completion'], /missing required argument 'shell'/], [['bogus'], /unknown command 'bogus' \(Did you mean/]] as const) {
+    for (const [args, message] of [[['completion', 'tcsh'], /no completion for shell 'tcsh': use bash, zsh, fish/], [['completion'], /completion needs <shell>: amux completion .*<shell>/], [['bogus'], /unknown command 'bogus' \(Did you mean/]] as const) {
       const r = amux([...args]);
       assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
       assert.equal(r.stdout, '');

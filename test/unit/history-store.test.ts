@@ -29,7 +29,7 @@ function record(s: Spec): SessionRecord {
     createdAt: s.created, startedAt, endedAt, lastActivityAt: null, pid: null, paneId: null, nonce: '0badcafe',
     autoRemove: false, removedAt: s.removed ? (endedAt ?? s.created) + 10 : null, lastOutput: null, logBytes: 0, logTruncated: false,
     logChunkBytes: 1024, logCapBytes: 8192, hasCommand: true, timeoutMs: null, idleTimeoutMs: null, closedAt: null,
-    labels: {}, restartOf: null, restarts: 0, restartPolicy: null, startAfter: null, group: null, after: [], onEnd: null, ...NO_ATTENTION,
+    labels: {}, restartOf: null, restarts: 0, previousEnd: null, restartPolicy: null, startAfter: null, group: null, after: [], onEnd: null, ...NO_ATTENTION,
   };
 }
 

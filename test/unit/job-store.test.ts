@@ -17,7 +17,7 @@ function session(id: string, createdAt = 1_700_000_000_000): SessionRecord {
     createdAt, startedAt: createdAt, endedAt: null, lastActivityAt: null, pid: 4242, paneId: '%1', nonce: '0badcafe',
     autoRemove: false, removedAt: null, lastOutput: null, logBytes: 0, logTruncated: false,
     logChunkBytes: 1024, logCapBytes: 8192, hasCommand: false, timeoutMs: null, idleTimeoutMs: null, closedAt: null,
-    labels: {}, restartOf: null, restarts: 0, restartPolicy: null, startAfter: null, group: null, after: [], onEnd: null, ...NO_ATTENTION,
+    labels: {}, restartOf: null, restarts: 0, previousEnd: null, restartPolicy: null, startAfter: null, group: null, after: [], onEnd: null, ...NO_ATTENTION,
   };
 }
 

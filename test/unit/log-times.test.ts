@@ -35,6 +35,11 @@ describe('log time marks (logs --since/--until/-t)', () => {
     const raw = Buffer.from(`\x1b]5150;amux;${nonce};s;1\x07one\r\ntw\x1b[1mo\x1b[0m\r\n\x1b]5150;amux;${nonce};e;1;0\x07three`);
     const start = raw.indexOf('one');
     const m = [[100 + start + 5, 1], [100 + raw.indexOf('three'), 2], [100 + raw.length, 3]] as const;
-    assert.deepEqual(stampLines(raw, 100, nonce, m), [{ at: 1, text: 'one' }, { at: 2, text: 'two' }, { at: 3, text: 'three' }]);
+    const nl = (from: number) => 100 + raw.indexOf('\n', from) + 1;
+    assert.deepEqual(stampLines(raw, 100, nonce, m), [
+      { at: 1, text: 'one', end: nl(0) },
+      { at: 2, text: 'two', end: nl(nl(0) - 100) },
+      { at: 3, text: 'three', end: 100 + raw.length, open: true },
+    ]);
   });
 });

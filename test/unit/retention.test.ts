@@ -18,7 +18,7 @@ function session(id: string, over: Partial<SessionRecord>): SessionRecord {
     createdAt: NOW - 40 * DAY, startedAt: NOW - 40 * DAY, endedAt: NOW - 40 * DAY, lastActivityAt: null, pid: null, paneId: null,
     nonce: '0badcafe', autoRemove: false, removedAt: null, lastOutput: null, logBytes: 0, logTruncated: false,
     logChunkBytes: 1024, logCapBytes: 8192, hasCommand: true, timeoutMs: null, idleTimeoutMs: null, closedAt: null,
-    labels: {}, restartOf: null, restarts: 0, restartPolicy: null, startAfter: null, group: null, after: [], onEnd: null, ...NO_ATTENTION, ...over,
+    labels: {}, restartOf: null, restarts: 0, previousEnd: null, restartPolicy: null, startAfter: null, group: null, after: [], onEnd: null, ...NO_ATTENTION, ...over,
   };
 }
 

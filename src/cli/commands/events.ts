@@ -1,11 +1,12 @@
 import type { Client } from '../../client/client.js';
-import { EXIT } from '../../errors.js';
+import { AmuxError, EXIT } from '../../errors.js';
 import { writeOut } from '../output.js';
 
 export interface EventsOptions {
   follow?: boolean;
-  /** Only events of the last `since` ms. */
-  since?: number;
+  /** Only events since / before these times (a duration before now, ISO, epoch ms). */
+  since?: string;
+  until?: string;
   /** Only events after this id. */
   after?: number;
 }
@@ -18,7 +19,8 @@ export async function eventsCommand(client: Client, ref: string | undefined, opt
   // -f over all sessions shows what happens from now on, as `docker events` does (--since or --after
   // replay first); -f of one session prints its whole life, as `logs -f` prints its output so far.
   const fromNow = opts.follow === true && ref === undefined && opts.since === undefined && opts.after === undefined;
-  const res = await client.events.read({ session: ref, since: opts.since, after: opts.after, follow: opts.follow, new: fromNow });
+  if (opts.follow && opts.until !== undefined) throw new AmuxError('usage', '--until ends the events at a time: not with -f');
+  const res = await client.events.read({ session: ref, since: opts.since, until: opts.until, after: opts.after, follow: opts.follow, new: fromNow });
   let interrupted = false;
   const onInterrupt = () => {
     interrupted = true;

@@ -5,8 +5,9 @@ import { printSessions, sessionQuery, SESSION_FIELDS } from './ps.js';
 
 export interface HistoryOptions {
   status?: string;
-  /** Only sessions created within the last `since` ms. */
-  since?: number;
+  /** Only sessions created since / before these times (a duration before now, ISO, epoch ms). */
+  since?: string;
+  until?: string;
   n?: number;
   json?: boolean;
   trunc?: boolean;
@@ -16,7 +17,7 @@ export interface HistoryOptions {
 
 /** `amux history`: every session in the store, removed ones included, newest first. */
 export async function historyCommand(client: Client, opts: HistoryOptions): Promise<number> {
-  const sessions = await client.history({ ...sessionQuery(opts), since: opts.since, limit: opts.n });
+  const sessions = await client.history({ ...sessionQuery(opts), since: opts.since, until: opts.until, limit: opts.n });
   if (opts.format !== undefined) {
     await (require('../format.js') as typeof import('../format.js')).printFormatted(opts.format, sessions, SESSION_FIELDS);
     return 0;

@@ -3,6 +3,7 @@ import type { Client } from '../../client/client.js';
 import type { EventView } from '../../protocol/events.js';
 import type { InspectView } from '../../protocol/sessions.js';
 import { formatTable, printJson, statusPainter, useColor, writeOut } from '../output.js';
+import { isRestarting, restartingNote } from '../marks.js';
 import { jobRows, JOB_HEAD } from './jobs.js';
 
 export interface InspectOptions {
@@ -49,7 +50,7 @@ export async function formatInspect(r: InspectView, now: number): Promise<string
   const rows: Array<[string, string]> = [
     ['id', s.id],
     ['name', orEmpty(s.name)],
-    ['status', `${paint(s.status)}${s.reason ? ` (${s.reason})` : ''}`],
+    ['status', isRestarting(s) ? `restarting (${restartingNote(s, now)})` : `${paint(s.status)}${s.reason ? ` (${s.reason})` : ''}`],
     // README "Statuses": what it asks of a person, and the state its program declared.
     ['attention', s.attention ? `${s.attention.source}${s.attention.title ? ` ${s.attention.title}:` : ''}${s.attention.message ? ` ${s.attention.message}` : ''}, at ${when(s.attention.at, now)}` : ''],
     ['declared', s.declared ? `${s.declared.state}${s.declared.message ? `: ${s.declared.message}` : ''}${s.declared.until ? `, until ${s.declared.until}` : ''}` : ''],
@@ -70,6 +71,9 @@ export async function formatInspect(r: InspectView, now: number): Promise<string
     ['remove when done', s.autoRemove ? 'yes (--rm)' : 'no'],
     ['closed', when(s.closedAt, now)],
     ['removed', when(s.removedAt, now)],
+    // README "Restart": one name across runs; the run before this one and how it ended.
+    ['restarts', s.restarts ? `${s.restarts}${s.restartPolicy ? ` (--restart ${s.restartPolicy})` : ''}` : ''],
+    ['previous run', s.previousEnd ? `${s.previousEnd.id} ended ${s.previousEnd.status}${s.previousEnd.exitCode !== null ? ` (exit ${s.previousEnd.exitCode})` : ''}${s.previousEnd.endedAt ? `, ${when(s.previousEnd.endedAt, now)}` : ''}` : ''],
   ];
   const parts = [keyValueTable(rows.filter(([k, v]) => v !== '' || k === 'name' || k === 'exit code'))];
   parts.push(`\nJobs (${r.jobs.length})\n`, r.jobs.length ? formatTable(JOB_HEAD, jobRows(r.jobs)) : '');

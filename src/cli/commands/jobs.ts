@@ -11,11 +11,13 @@ export interface JobsOptions {
   format?: string;
 }
 
-/** The fields of a job for `--format` (those of `--json`). */
-export const JOB_FIELDS = [
-  'id', 'sessionId', 'seq', 'command', 'background', 'status', 'exitCode', 'signal', 'pid', 'startedAt', 'endedAt', 'durationMs',
-  'tty', 'timeoutMs', 'error', 'stdoutBytes', 'stderrBytes', 'stdoutTruncated', 'stderrTruncated',
-] as const;
+/** The fields of a job for `--format`: every field of `--json`, keyed by JobView so none is forgotten. */
+const JOB_FIELD_SET: Record<keyof JobView, true> = {
+  id: true, sessionId: true, seq: true, command: true, background: true, status: true, exitCode: true, signal: true, pid: true,
+  startedAt: true, endedAt: true, durationMs: true, tty: true, timeoutMs: true, error: true, stdoutBytes: true, stderrBytes: true,
+  stdoutTruncated: true, stderrTruncated: true,
+};
+export const JOB_FIELDS = Object.keys(JOB_FIELD_SET) as readonly (keyof JobView)[];
 
 /** `amux jobs ID`: the session's jobs, newest first. */
 export async function jobsCommand(client: Client, ref: string, opts: JobsOptions): Promise<number> {

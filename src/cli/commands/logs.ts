@@ -40,6 +40,13 @@ export async function logsCommand(client: Client, ref: string, opts: LogsOptions
   }
   if (opts.screen) return screenLogs(client, target, opts);
   if (opts.timestamps) return stampedLogs(client, target, job !== null, opts);
+  if (!job && plainWhole(opts) && !/^[0-9a-f]{8}$/i.test(ref)) {
+    // A name that restarted reads as all its runs (README "Restart"); an id is one run.
+    const { session } = await client.sessions.inspect(target);
+    if (session.restartOf !== null && session.name === ref) {
+      return (require('./logs-runs.js') as typeof import('./logs-runs.js')).logsOfRuns(client, session, opts.follow === true);
+    }
+  }
   const q: LogsQuery = { sinceOffset: opts.sinceOffset, limit: opts.limit, job: job?.seq, since: opts.since, until: opts.until };
 
   if (!opts.follow || opts.tail !== undefined || opts.json) {
@@ -69,6 +76,11 @@ export async function logsCommand(client: Client, ref: string, opts: LogsOptions
   }
   if (!opts.raw) await writeOut(renderer.push(decoder.end()) + renderer.end());
   return job ? jobFollowEnded(client, `job-${job.sessionId}-${job.seq}`) : followEnded(client, target);
+}
+
+/** The whole plain output, maybe followed: what `logs NAME` shows across runs. */
+function plainWhole(opts: LogsOptions): boolean {
+  return !opts.raw && !opts.json && opts.tail === undefined && opts.sinceOffset === undefined && opts.limit === undefined && opts.since === undefined && opts.until === undefined;
 }
 
 /**
@@ -166,13 +178,38 @@ async function screenLogs(client: Client, target: string, opts: LogsOptions): Pr
 
 /**
  * `logs -t`: each line of plain text after the time by which it was in the log (UTC, to the
- * second: the daemon notes the log's size at most once a second), as `docker logs -t` does.
+ * second: the daemon notes the log's size at most once a second), as `docker logs -t` does. With
+ * `-f`, the lines written so far, then each new line stamped as it arrives (`journalctl -f`).
  */
 async function stampedLogs(client: Client, target: string, job: boolean, opts: LogsOptions): Promise<number> {
-  const other = opts.raw ? '--raw' : opts.json ? '--json' : opts.follow ? '-f' : job ? 'a job id' : opts.sinceOffset !== undefined ? '--since-offset' : opts.limit !== undefined ? '--limit' : null;
+  const other = opts.raw ? '--raw' : opts.json ? '--json' : job ? 'a job id' : opts.sinceOffset !== undefined ? '--since-offset' : opts.limit !== undefined ? '--limit' : null;
   if (other) throw new AmuxError('usage', `-t puts a time before each line of a session's plain text: not with ${other}`);
-  const { lines } = await client.sessions.logLines(target, { since: opts.since, until: opts.until });
-  const shown = opts.tail === undefined ? lines : opts.tail === 0 ? [] : lines.slice(-opts.tail);
-  await writeOut(shown.map((l) => `${l.at === null ? '-'.repeat(20) : l.at.replace(/\.\d{3}Z$/, 'Z')} ${l.text}\n`).join(''));
-  return 0;
+  if (opts.follow && opts.until !== undefined) throw new AmuxError('usage', '--until ends the output at a time: not with -f');
+  const { lines, nextOffset } = await client.sessions.logLines(target, { since: opts.since, until: opts.until });
+  // Followed, the line still being written is printed once it ends, with the time it did.
+  const done = opts.follow ? lines.filter((l) => !l.open) : lines;
+  const shown = opts.tail === undefined ? done : opts.tail === 0 ? [] : done.slice(-opts.tail);
+  // Followed, a line no mark reaches yet was written within the last second: now is its time.
+  const now = opts.follow ? new Date().toISOString() : null;
+  await writeOut(shown.map((l) => stamped(l.at ?? now, l.text)).join(''));
+  if (!opts.follow) return 0;
+  const res = await client.sessions.logs(target, { sinceOffset: nextOffset, follow: true });
+  const decoder = new StringDecoder('utf8');
+  const renderer = new PlainRenderer();
+  let partial = '';
+  const push = async (text: string, end: boolean) => {
+    const parts = (partial + text).split('\n');
+    partial = parts.pop()!;
+    if (end && partial) parts.push(partial);
+    const at = new Date().toISOString();
+    if (parts.length) await writeOut(parts.map((t) => stamped(at, t)).join(''));
+  };
+  for await (const chunk of res) await push(renderer.push(decoder.write(chunk)), false);
+  await push(renderer.push(decoder.end()) + renderer.end(), true);
+  return followEnded(client, target);
+}
+
+/** One stamped line: the time to the second, or dashes where no mark reaches it. */
+function stamped(at: string | null, text: string): string {
+  return `${at === null ? '-'.repeat(20) : at.replace(/\.\d{3}Z$/, 'Z')} ${text}\n`;
 }

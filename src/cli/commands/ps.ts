@@ -75,16 +75,31 @@ export async function psCommand(client: Client, opts: PsOptions): Promise<number
   return 0;
 }
 
-/** The fields of a session for `--format` (those of `--json`). */
-export const SESSION_FIELDS = [
-  'id', 'name', 'status', 'command', 'cwd', 'exitCode', 'signal', 'error', 'reason', 'foreground', 'pid', 'createdAt', 'startedAt', 'endedAt',
-  'durationMs', 'lastActivityAt', 'removed', 'removedAt', 'closedAt', 'logBytes', 'logTruncated', 'autoRemove', 'timeoutMs', 'idleTimeoutMs',
-  'labels', 'group', 'after', 'onEnd', 'restartOf', 'restarts', 'restartPolicy', 'startAfter', 'cpuPercent', 'rssBytes',
-] as const;
+/**
+ * The fields of a session for `--format`: every field of `--json`. Keyed by SessionView, so a field
+ * added to the API and not here fails the build (one list, README "Output formats").
+ */
+const SESSION_FIELD_SET: Record<keyof SessionView, true> = {
+  id: true, name: true, status: true, command: true, cwd: true, exitCode: true, signal: true, error: true, reason: true, foreground: true,
+  pid: true, createdAt: true, startedAt: true, endedAt: true, durationMs: true, lastActivityAt: true, removed: true, removedAt: true,
+  closedAt: true, logBytes: true, logTruncated: true, autoRemove: true, timeoutMs: true, idleTimeoutMs: true, labels: true, group: true,
+  after: true, onEnd: true, restartOf: true, restarts: true, previousEnd: true, restartPolicy: true, startAfter: true, attention: true, declared: true,
+  cpuPercent: true, rssBytes: true,
+};
+export const SESSION_FIELDS = Object.keys(SESSION_FIELD_SET) as readonly (keyof SessionView)[];
 
 /** `--status` and `--filter` as the query of `GET /v1/sessions` and `/v1/history`: statuses of both together, names and labels. */
 export function sessionQuery(opts: { status?: string; filter?: string[] }): { status?: string; name?: string[]; label?: string[] } {
-  const { emptyFilters, filtersQuery, parseFilter } = require('../../core/filters.js') as typeof import('../../core/filters.js');
+  const { emptyFilters, filtersQuery, parseFilter, parseStatusList } = require('../../core/filters.js') as typeof import('../../core/filters.js');
+  if (opts.status) {
+    // Checked here, so the error names the flag, not the API's query parameter.
+    try {
+      parseStatusList(opts.status);
+    } catch (err) {
+      const { AmuxError } = require('../../errors.js') as typeof import('../../errors.js');
+      throw new AmuxError('usage', `--status: ${(err as Error).message}`);
+    }
+  }
   let f = emptyFilters();
   for (const v of opts.filter ?? []) f = parseFilter(v, f);
   if (opts.status && f.statuses.length) {
@@ -111,8 +126,8 @@ export async function printSessions(
     ...(host ? [host(s)] : []),
     s.id,
     s.name ?? '',
-    // `idle!`: it asks for a person (README "Statuses": attention).
-    paint(s.status) + markedStatus(s).slice(s.status.length),
+    // `idle!`: it asks for a person (README "Statuses": attention); `restarting`: a chain in its backoff.
+    paint(s.status).replace(s.status, markedStatus(s)),
     s.exitCode === null ? '' : String(s.exitCode),
     formatAge(now - Date.parse(s.createdAt)),
     ...extra.cells(s, now),

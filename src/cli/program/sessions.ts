@@ -103,10 +103,10 @@ export function addSessionCommands(program: Command, { setExit, client, router, 
     .option('--json', 'one object {offset, nextOffset, truncated, encoding, data} (for paging; data is base64 when --raw bytes are not UTF-8)')
     .option('--since <time>', 'output written since TIME: a duration before now (10m), an ISO time, or epoch ms; exact to about a second')
     .option('--until <time>', 'output written before TIME (same forms); not with -f')
-    .option('-t, --timestamps', 'each line after the time it was written by (UTC, to the second)')
+    .option('-t, --timestamps', 'each line after the time it was written by (UTC, to the second); with -f, new lines stamped as they arrive')
     .addHelpText('after', examples(
       ['amux logs -f web', 'print its output as it comes, until it ends'],
-      ['amux logs --since 10m -t web', 'what it wrote in the last 10 minutes, each line with its time'],
+      ['amux logs --since 10m -f -t web', 'what it wrote in the last 10 minutes, then what comes, each line with its time'],
       ['amux logs --screen web', 'what its terminal shows now'],
       ['amux logs job-3f9a01bc-2 --stderr', "a job's stderr"],
     ))

@@ -1,13 +1,30 @@
 import { Argument, Option } from 'commander';
 import type { Client } from '../../client/client.js';
 import { SESSION_STATUSES } from '../../core/status.js';
+import { AmuxError } from '../../errors.js';
 import { hinted, type Hint } from '../hints.js';
 
 // What completion offers for arguments and option values (ADR 0021); commands and flags come from the definitions.
 const SESSIONS: Hint = { kind: 'sessions' };
 const SESSIONS_OR_JOBS: Hint = { kind: 'sessions', jobs: true };
-export const sessionArg = (name: string, description: string) => hinted(new Argument(name, description), SESSIONS);
-export const targetArg = (name: string, description: string) => hinted(new Argument(name, description), SESSIONS_OR_JOBS);
+export const sessionArg = (name: string, description: string) => hinted(refArgument(name, description), SESSIONS);
+export const targetArg = (name: string, description: string) => hinted(refArgument(name, description), SESSIONS_OR_JOBS);
+
+/**
+ * An argument of session references: a word shaped like a flag is never taken for an id (README
+ * "Commands"); ids and names never start with '-'. commander hands every word of a variadic one to
+ * the parser with the words before it.
+ */
+function refArgument(name: string, description: string): Argument {
+  const arg = new Argument(name, description);
+  return arg.argParser((value: string, previous: unknown) => {
+    if (value.startsWith('-') && value !== '-') {
+      throw new AmuxError('usage', `'${value}' is not a session id (ids and names never start with '-'): options go before the ids (see the command's --help)`);
+    }
+    if (!arg.variadic) return value;
+    return [...((previous as string[] | undefined) ?? []), value];
+  });
+}
 export const commandArg = (description: string) => hinted(new Argument('[cmd...]', description), { kind: 'command' });
 export const statusOption = (description: string, words: readonly string[] = SESSION_STATUSES) =>
   hinted(new Option('--status <list>', description), { kind: 'words', words, list: true });

@@ -1,10 +1,11 @@
 import type { Client } from '../../client/client.js';
+import { readBody } from '../../client/http.js';
 import { parseRestartPolicy, shouldRestart } from '../../core/restart-policy.js';
 import { isTerminal } from '../../core/status.js';
 import type { SessionView } from '../../protocol/sessions.js';
 
-/** A policy restart creates its next session about a second after the end (ADR 0033); look this long. */
-const NEXT_WITHIN_MS = 4000;
+/** A policy restart creates its next session once the end's output settled (ADR 0059); look this long. */
+const NEXT_WITHIN_MS = 12_000;
 const POLL_MS = 200;
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -21,6 +22,8 @@ export async function nextOfChain(client: Client, ended: SessionView): Promise<S
   while (Date.now() < deadline) {
     const next = (await client.sessions.list({ name: [ended.name] })).find((s) => s.restartOf === ended.id);
     if (next) return next;
+    // The policy's limit of restarts in a row ended the chain: it says so (`restarts_exhausted`).
+    if ((await readBody(await client.events.read({ session: ended.id }))).includes('"type":"restarts_exhausted"')) return null;
     await sleep(POLL_MS);
   }
   return null;

@@ -44,13 +44,16 @@ export async function awaitReady(client: Client, first: SessionView, ready: Read
       if (ok) return { ok: true, session: s };
     }
     const now = await current(client, s.id);
-    if (!now || now.removed) return { ok: false, reason: 'removed before it was ready' };
+    if (!now) return { ok: false, reason: 'removed before it was ready' };
     if (isTerminal(now.status)) {
+      // A restart removes the run it replaces (ADR 0059): its successor carries on.
       const next = await nextOfChain(client, now);
+      if (!next && now.removed) return { ok: false, reason: 'removed before it was ready' };
       if (!next) return { ok: false, reason: `ended (${describeEnd(now)}) before it was ready (ready: ${describeProbe(ready)})` };
       s = next;
       continue;
     }
+    if (now.removed) return { ok: false, reason: 'removed before it was ready' };
     if (ready.kind !== 'until') await sleep(Math.min(ready.intervalMs, Math.max(0, deadline - Date.now())));
   }
 }

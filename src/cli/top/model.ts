@@ -5,7 +5,7 @@
  */
 import { isTerminal, SESSION_STATUSES, TERMINAL_STATUSES, type SessionStatus } from '../../core/status.js';
 import type { SessionView } from '../../protocol/sessions.js';
-import { markedStatus } from '../marks.js';
+import { isRestarting, markedStatus, restartingNote } from '../marks.js';
 import { groupByStack } from './stacks.js';
 import { textWidth, clean, truncate, fit, formatRuntime, formatCpu, formatBytes } from './text.js';
 
@@ -194,7 +194,7 @@ export function rowText(s: SessionView, c: Columns, selected: boolean): RowText 
   const finished = isTerminal(s.status);
   const before = `${selected ? '▶ ' : '  '}${fit(s.id, W.id)} ${fit(clean(s.name ?? ''), c.name)} `;
   const after: string[] = [];
-  if (c.showReason) after.push(fit(clean(s.reason ?? ''), c.reason));
+  if (c.showReason) after.push(fit(clean(isRestarting(s) ? restartingNote(s, Date.now()) : s.reason ?? ''), c.reason));
   after.push(fit(s.exitCode === null ? '' : String(s.exitCode), W.exit), fit(formatRuntime(s.durationMs), W.time, true));
   if (c.showUsage) {
     after.push(fit(finished ? '' : formatCpu(s.cpuPercent), W.cpu, true), fit(finished ? '' : formatBytes(s.rssBytes), W.mem, true));

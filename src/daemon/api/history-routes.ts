@@ -6,7 +6,7 @@ import { AmuxError } from '../../errors.js';
 import type { DaemonContext } from '../context.js';
 import { listFiltered } from '../session/list.js';
 import { resolveSession } from '../session/refs.js';
-import { queryDuration } from './params.js';
+import { queryDuration, queryTime } from './params.js';
 import type { Request, Router } from './router.js';
 import { openStream } from './stream.js';
 import { eventView, sessionView } from './views.js';
@@ -19,14 +19,14 @@ export function registerHistoryRoutes(r: Router, ctx: DaemonContext): void {
   r.on(ROUTES.events, async (q) => streamEvents(ctx, q));
 
   r.on(ROUTES.history, async (q): Promise<SessionView[]> => {
-    const since = queryDuration(q.query.since, 'since');
     const now = Date.now();
     return listFiltered(ctx, {
       includeRemoved: true,
       statuses: q.query.status,
       names: q.query.name,
       labels: q.query.label,
-      from: since === undefined ? undefined : now - since,
+      from: queryTime(q.query.since, 'since', now),
+      until: queryTime(q.query.until, 'until', now),
       limit: q.query.limit,
     }).map((s) => sessionView(s, now));
   });
@@ -39,21 +39,25 @@ export function registerHistoryRoutes(r: Router, ctx: DaemonContext): void {
 }
 
 /**
- * NDJSON of events in id order: those that exist now (after `after`, created within `since`, of
+ * NDJSON of events in id order: those that exist now (after `after`, created within `since` and
+ * before `until`, of
  * `session`), then with `follow=1` every new one as it commits, until the client leaves or the
  * followed session is removed. A cursor by id, woken by the bus: nothing is lost or reordered.
  */
 async function streamEvents(ctx: DaemonContext, q: Request): Promise<void> {
   const ref: string | undefined = q.query.session;
   const sessionId = ref === undefined ? undefined : resolveSession(ctx, ref, true).id;
-  const since = queryDuration(q.query.since, 'since');
+  const now = Date.now();
+  const from = queryTime(q.query.since, 'since', now);
+  const until = queryTime(q.query.until, 'until', now);
   const follow = q.query.follow === true;
   if (follow && q.query.limit !== undefined) throw new AmuxError('invalid_argument', 'limit is for reads without follow=1; drop one of them');
+  if (follow && until !== undefined) throw new AmuxError('invalid_argument', 'until ends the events at a time: not with follow=1');
   if (follow) q.long(); // a stopping daemon cuts it; the CLI then says so
   let left: number = q.query.limit ?? Number.MAX_SAFE_INTEGER;
   const { store } = ctx;
-  const from = since === undefined ? undefined : Date.now() - since;
-  const snapshot = lastEventId(store);
+  // The backlog ends at the newest event when the client came, or before the first one at `until`.
+  const snapshot = until === undefined ? lastEventId(store) : Math.min(lastEventId(store), eventCursorFrom(store, until));
   let after: number = q.query.after ?? 0;
   if (from !== undefined) after = Math.max(after, eventCursorFrom(store, from));
   if (q.query.new === true) after = Math.max(after, snapshot);

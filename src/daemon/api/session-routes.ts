@@ -1,4 +1,6 @@
+import { existsSync } from 'node:fs';
 import { jobId } from '../../core/ids.js';
+import { sessionRemoved } from '../../core/removed.js';
 import { AmuxError, toAmuxError } from '../../errors.js';
 import type { SessionRecord } from '../../core/records.js';
 import { PAGE_HEADERS, type LogLinesView } from '../../protocol/logs.js';
@@ -137,7 +139,9 @@ export function registerSessionRoutes(r: Router, engine: Engine): void {
   r.on(ROUTES.resume, async (q): Promise<SessionView> => sessionView(await resumeSession(ctx, resolveSession(ctx, q.params.ref!).id)));
 
   r.on(ROUTES.logs, async (q) => {
-    let s = resolveSession(ctx, q.params.ref!);
+    let s = resolveSession(ctx, q.params.ref!, true);
+    // A removed run is read by its full id while a restart keeps its log (README "Restart").
+    if (s.removedAt !== null && !existsSync(sessionPaths(ctx.paths, s.id).logDir)) throw sessionRemoved(s.id, s.removedAt);
     const follow = q.query.follow === true;
     if (s.status === 'pending' && follow) {
       // Following a queued session (`run -w` beyond maxLive) starts once it does.
@@ -181,7 +185,9 @@ export function registerSessionRoutes(r: Router, engine: Engine): void {
     const dir = sessionPaths(ctx.paths, s.id).logDir;
     const read = readLog(dir, s.logChunkBytes, window.from, (window.to ?? Number.MAX_SAFE_INTEGER) - window.from);
     const lines = stampLines(read.data, read.offset, s.nonce, readMarks(ctx, s.id));
-    return { lines: lines.map((l) => ({ at: l.at === null ? null : new Date(l.at).toISOString(), text: l.text })) };
+    const closed = lines.filter((l) => !l.open);
+    const nextOffset = closed.length ? closed[closed.length - 1]!.end : read.offset;
+    return { lines: lines.map((l) => ({ at: l.at === null ? null : new Date(l.at).toISOString(), text: l.text, ...(l.open ? { open: true as const } : {}) })), nextOffset };
   });
 
   r.on(ROUTES.screen, async (q): Promise<ScreenView> => {

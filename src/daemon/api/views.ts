@@ -42,6 +42,7 @@ export function sessionView(s: SessionRecord, now = Date.now(), live?: { reason?
     labels: s.labels,
     restartOf: s.restartOf,
     restarts: s.restarts,
+    previousEnd: s.previousEnd,
     restartPolicy: s.restartPolicy,
     group: s.group,
     after: s.after,

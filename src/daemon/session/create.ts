@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import type { ResolvedCommand } from '../../core/command.js';
-import type { SessionRecord } from '../../core/records.js';
+import type { PreviousEnd, SessionRecord } from '../../core/records.js';
 import { AmuxError, toAmuxError } from '../../errors.js';
 import { sessionPaths } from '../../paths.js';
 import { buildEnvFile, buildRcfile } from '../../shell/rcfile.js';
@@ -36,6 +36,8 @@ export interface SessionSpec {
   /** The session this one restarts, and how many restarts came before it (ADR 0033). */
   restartOf?: string | null;
   restarts?: number;
+  /** How the run it restarts ended. */
+  previousEnd?: PreviousEnd | null;
   /** Restarts in a row and the last backoff, carried along a restart policy's chain. */
   streak?: number;
   backoffMs?: number | null;
@@ -77,7 +79,7 @@ export async function createSession(ctx: DaemonContext, queue: Queue, spec: Sess
     autoRemove, removedAt: null, lastOutput: null, logBytes: 0, logTruncated: false,
     logChunkBytes: chunkBytesFor(ctx.settings.logCapBytes), logCapBytes: ctx.settings.logCapBytes, hasCommand: command !== null,
     timeoutMs, idleTimeoutMs, closedAt: null, ...NO_ATTENTION,
-    labels, group: spec.group, after, onEnd: spec.onEnd, restartOf: spec.restartOf ?? null, restarts: spec.restarts ?? 0, restartPolicy,
+    labels, group: spec.group, after, onEnd: spec.onEnd, restartOf: spec.restartOf ?? null, restarts: spec.restarts ?? 0, previousEnd: spec.previousEnd ?? null, restartPolicy,
     startAfter: delayMs ? now + delayMs : null, reason: delayMs ? (spec.restartOf ? 'restart backoff' : 'delayed') : null,
   };
   const stored: StoredSpec = { command, env, umask, delayMs, streak: spec.streak ?? 0, backoffMs: spec.backoffMs ?? null };

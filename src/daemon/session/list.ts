@@ -12,6 +12,8 @@ export interface ListQuery {
   limit?: number;
   includeRemoved?: boolean;
   from?: number;
+  /** Only sessions created before this time (epoch ms). */
+  until?: number;
 }
 
 /**
@@ -27,7 +29,7 @@ export function listFiltered(ctx: DaemonContext, q: ListQuery): SessionRecord[] 
   } catch (err) {
     throw new AmuxError('invalid_argument', (err as Error).message);
   }
-  const base = { includeRemoved: q.includeRemoved, statuses: q.statuses, from: q.from };
+  const base = { includeRemoved: q.includeRemoved, statuses: q.statuses, from: q.from, until: q.until };
   if (!filters.names.length && !filters.labels.length) return ctx.store.listSessions({ ...base, limit: q.limit });
   const all = ctx.store.listSessions(base).filter((s) => matchesFilters(s, filters));
   return q.limit === undefined ? all : all.slice(0, q.limit);

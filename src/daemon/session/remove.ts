@@ -21,11 +21,14 @@ function lastOutput(ctx: DaemonContext, s: SessionRecord): string {
   return renderPlain(stripMarkers(data, s.nonce).toString('utf8'));
 }
 
-/** Deletes the files of sessions: their directory (log, jobs, rcfile) and their exit-status files. */
-export function removeSessionFiles(ctx: DaemonContext, ids: readonly string[]): void {
+/**
+ * Deletes the files of sessions: their directory (log, jobs, rcfile) and their exit-status files.
+ * `keepDir`: the directory stays (a restarted run's log, README "Restart").
+ */
+export function removeSessionFiles(ctx: DaemonContext, ids: readonly string[], keepDir = false): void {
   const set = new Set(ids);
   for (const id of ids) {
-    rmSync(sessionPaths(ctx.paths, id).dir, { recursive: true, force: true });
+    if (!keepDir) rmSync(sessionPaths(ctx.paths, id).dir, { recursive: true, force: true });
     ctx.runtime.delete(id);
   }
   for (const f of readdirSync(ctx.paths.exitsDir)) {
@@ -47,8 +50,27 @@ export async function pruneSessions(ctx: DaemonContext, olderThanMs: number, sta
   return removed;
 }
 
-/** `amux rm` (README "Commands"): a finished session's tmux session and files go; its row and events stay. */
-export async function removeSession(ctx: DaemonContext, id: string, force: boolean, graceMs: number): Promise<SessionRecord> {
+/** How many earlier runs of a name keep their log for `logs NAME` (README "Restart"). */
+export const RUN_LOGS_KEPT = 10;
+
+/**
+ * The logs of a restart chain's earlier runs: a restart keeps the replaced run's log, and the one
+ * that falls out of the last RUN_LOGS_KEPT goes; removing the chain's newest run (`rm`, prune)
+ * takes them all. A walk of at most RUN_LOGS_KEPT + 1 rows back, since older ones already went.
+ */
+function trimRunLogs(ctx: DaemonContext, newest: SessionRecord, keep: number): void {
+  let cur: SessionRecord | null = newest;
+  for (let depth = 0; cur?.restartOf && depth <= RUN_LOGS_KEPT; depth++) {
+    cur = ctx.store.getSession(cur.restartOf);
+    if (cur && depth >= keep) rmSync(sessionPaths(ctx.paths, cur.id).dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * `amux rm` (README "Commands"): a finished session's tmux session and files go; its row and events stay.
+ * `keepLog` (a restart): its log stays for `logs NAME`, with those of the runs before it (README "Restart").
+ */
+export async function removeSession(ctx: DaemonContext, id: string, force: boolean, graceMs: number, opts: { keepLog?: boolean } = {}): Promise<SessionRecord> {
   const s = openSession(ctx, id);
   if (!isTerminal(s.status)) {
     // A pending session has not run anything: removing it loses nothing, as with `docker rm` of a created container.
@@ -66,7 +88,8 @@ export async function removeSession(ctx: DaemonContext, id: string, force: boole
       ctx.store.setSpec(id, null); // the environment it kept for `restart` goes with the files (ADR 0033)
       ctx.store.addEvent({ sessionId: id, jobId: null, type: 'session_removed', data: {}, createdAt: now });
     });
-    removeSessionFiles(ctx, [id]);
+    removeSessionFiles(ctx, [id], opts.keepLog === true);
+    trimRunLogs(ctx, cur, opts.keepLog ? RUN_LOGS_KEPT - 1 : 0);
     ctx.bus.emit('change', id);
     // Its shell went with the tmux session; whatever was started in it after its end goes too (ADR 0027).
     void reapSessions(ctx, [{ ...cur, removedAt: now }]).catch(() => undefined);

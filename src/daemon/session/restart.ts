@@ -1,7 +1,9 @@
 import { statSync } from 'node:fs';
 import { validateName } from '../../core/ids.js';
 import { nextBackoff, parseRestartPolicy, shouldRestart } from '../../core/restart-policy.js';
-import type { SessionRecord } from '../../core/records.js';
+import type { PreviousEnd, SessionRecord } from '../../core/records.js';
+import { settleLog } from '../output/log-stream.js';
+import { readEvents } from '../../store/history.js';
 import { isTerminal } from '../../core/status.js';
 import { AmuxError } from '../../errors.js';
 import type { DaemonContext } from '../context.js';
@@ -10,9 +12,6 @@ import { reportError } from './errors.js';
 import { killSession } from './kill.js';
 import type { Queue } from './queue.js';
 import { removeSession } from './remove.js';
-
-/** A policy restart waits this long for the ended session's output to settle before it removes it (as `--rm` does). */
-const SETTLE_MS = 1000;
 
 /**
  * `amux restart` (README "Restart", ADR 0033): the same command, directory, environment, name,
@@ -35,11 +34,17 @@ async function startAgain(
 ): Promise<SessionRecord> {
   // Its directory must still exist, or the old session would be removed for nothing.
   if (!isDir(old.cwd)) throw new AmuxError('invalid_state', `cannot restart ${old.id}: its working directory ${old.cwd} is gone`);
-  await removeSession(ctx, old.id, false, 0);
+  // Its output settles first (the end's last bytes reach the log), and its log is kept: `logs NAME`
+  // shows the runs of a name (README "Restart").
+  await settleLog(ctx, old);
+  const ended = await removeSession(ctx, old.id, false, 0, { keepLog: true });
+  const previousEnd: PreviousEnd = {
+    id: ended.id, status: ended.status, exitCode: ended.exitCode, signal: ended.signal, reason: ended.reason, endedAt: ended.endedAt === null ? null : new Date(ended.endedAt).toISOString(),
+  };
   const next = await createSession(ctx, queue, {
     command: spec.command, name: old.name, cwd: old.cwd, env: spec.env, umask: spec.umask, autoRemove: old.autoRemove,
     timeoutMs: old.timeoutMs, idleTimeoutMs: old.idleTimeoutMs, labels: old.labels, restartPolicy: old.restartPolicy, group: old.group && ctx.store.getGroup(old.group) ? old.group : null, after: [], onEnd: old.onEnd,
-    delayMs: how.delayMs, restartOf: old.id, restarts: old.restarts + 1, streak: how.streak, backoffMs: how.backoffMs,
+    delayMs: how.delayMs, restartOf: old.id, restarts: old.restarts + 1, previousEnd, streak: how.streak, backoffMs: how.backoffMs,
   });
   ctx.store.addEvent({
     sessionId: old.id, jobId: null, type: 'restarted',
@@ -59,9 +64,10 @@ function isDir(path: string): boolean {
 
 /**
  * The restart policies (`run --restart`): a session that ends in a way its policy restarts
- * starts again after the backoff (1 s doubling to 60 s, back to 1 s after a run of 60 s), as a
- * new `pending` session with reason `restart backoff`. `kill`, `rm` (also of that pending
- * session) and `restart` end the chain: a stopped session never restarts.
+ * starts again after the backoff (1 s doubling to 60 s, back to 1 s after a run of 60 s): its
+ * successor exists from the end on, a `pending` session with reason `restart backoff` that starts
+ * when the backoff has passed (`restarted.delayMs` is that backoff). `kill`, `rm` (also of that
+ * pending session) and `restart` end the chain: a stopped session never restarts.
  */
 export function watchRestartPolicies(ctx: DaemonContext, queue: Queue): void {
   const handled = new Set<string>();
@@ -75,16 +81,24 @@ export function watchRestartPolicies(ctx: DaemonContext, queue: Queue): void {
     if (!spec) return;
     const ranMs = s.startedAt === null ? 0 : (s.endedAt ?? Date.now()) - s.startedAt;
     const streak = ranMs >= 60_000 ? 0 : spec.streak;
-    if (!shouldRestart(parseRestartPolicy(s.restartPolicy), s.status, streak)) return;
+    const policy = parseRestartPolicy(s.restartPolicy);
+    if (!shouldRestart(policy, s.status, streak)) {
+      // The policy's limit of restarts in a row: said once, so that `logs -f NAME` knows the chain ended.
+      if (shouldRestart(policy, s.status, 0) && !readEvents(ctx.store, { afterId: 0, sessionId: id, limit: 1000 }).some((e) => e.type === 'restarts_exhausted')) {
+        ctx.store.addEvent({ sessionId: id, jobId: null, type: 'restarts_exhausted', data: { policy: s.restartPolicy, inARow: streak }, createdAt: Date.now() });
+      }
+      return;
+    }
     handled.add(id);
     const backoffMs = nextBackoff(spec.backoffMs, ranMs);
-    setTimeout(() => {
-      handled.delete(id);
-      const cur = ctx.store.getSession(id);
-      if (!cur || cur.removedAt) return; // removed meanwhile: `rm` ends the policy
-      startAgain(ctx, queue, cur, spec, { by: 'policy', delayMs: Math.max(0, backoffMs - SETTLE_MS) || null, streak: streak + 1, backoffMs })
-        .catch((err) => reportError(ctx, id, `could not restart the session (--restart ${s.restartPolicy}): ${(err as Error).message}`));
-    }, SETTLE_MS).unref();
+    startAgain(ctx, queue, s, spec, { by: 'policy', delayMs: backoffMs, streak: streak + 1, backoffMs })
+      .catch((err) => {
+        // removed meanwhile: `rm` ends the policy
+        if (!(err instanceof AmuxError && (err.code === 'session_removed' || err.code === 'session_not_found'))) {
+          reportError(ctx, id, `could not restart the session (--restart ${s.restartPolicy}): ${(err as Error).message}`);
+        }
+      })
+      .finally(() => handled.delete(id));
   });
 }
 

@@ -96,6 +96,6 @@ export class Retention {
     const ids = old.map((s) => s.id);
     // Rows first: a crash between the two leaves files without a row (harmless), never a row without its files.
     ctx.store.deleteSessions(ids);
-    removeSessionFiles(ctx, old.filter((s) => !s.removedAt).map((s) => s.id));
+    removeSessionFiles(ctx, ids); // a removed run's directory may remain: a restart keeps its log (README "Restart")
   }
 }

@@ -84,7 +84,7 @@ async function adoptOrphans(ctx: DaemonContext, panes: Map<string, PaneInfo>): P
       autoRemove: false, removedAt: null, lastOutput: null, logBytes: 0, logTruncated: false,
       logChunkBytes: chunkBytesFor(ctx.settings.logCapBytes), logCapBytes: ctx.settings.logCapBytes, hasCommand: ended,
       timeoutMs: null, idleTimeoutMs: null, closedAt: null, ...NO_ATTENTION,
-      labels: {}, restartOf: null, restarts: 0, restartPolicy: null, startAfter: null, group: null, after: [], onEnd: null,
+      labels: {}, restartOf: null, restarts: 0, previousEnd: null, restartPolicy: null, startAfter: null, group: null, after: [], onEnd: null,
     };
     const message = 'adopted: its tmux session was running but the database did not know it (amux.db deleted or replaced?); its command and history are unknown';
     ctx.store.tx(() => {
