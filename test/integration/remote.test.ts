@@ -195,6 +195,8 @@ describe('remote hosts over ssh', () => {
 
     const quiet = (await me.ok(['ps', '-q', '--context=b,a', '--status', 'working,idle'])).split('\n');
     assert.deepEqual(quiet, [`b:${onB}`, `a:${onA}`]);
+    const newest = (await me.ok(['ps', '-q', '--context', 'a,b', '--status', 'working,idle', '-n', '1'])).split('\n');
+    assert.deepEqual(newest, [`b:${onB}`], '-n: the newest of all hosts');
 
     const allDown = await me.run(['ps', '--context', 'down', '--json']);
     assert.equal(allDown.code, 1);
