@@ -6,27 +6,12 @@ const locks = new Map<string, Promise<unknown>>();
  * while a kill is under way does not turn a `stopped` session into `failed`.
  */
 export function withSessionLock<T>(id: string, fn: () => Promise<T>): Promise<T> {
-  return chained(locks, id, fn);
-}
-
-const inputs = new Map<string, Promise<unknown>>();
-
-/**
- * Runs `fn` after every earlier `send` to the same session has finished typing (ADR 0047): text
- * and its Enter are two tmux calls, and another send's text must not go in between. Not the
- * session lock: the monitor goes on judging the session meanwhile.
- */
-export function withInputLock<T>(id: string, fn: () => Promise<T>): Promise<T> {
-  return chained(inputs, id, fn);
-}
-
-function chained<T>(map: Map<string, Promise<unknown>>, id: string, fn: () => Promise<T>): Promise<T> {
-  const prev = map.get(id) ?? Promise.resolve();
+  const prev = locks.get(id) ?? Promise.resolve();
   const next = prev.then(fn, fn);
   const tail = next.catch(() => undefined);
-  map.set(id, tail);
+  locks.set(id, tail);
   void tail.then(() => {
-    if (map.get(id) === tail) map.delete(id);
+    if (locks.get(id) === tail) locks.delete(id);
   });
   return next;
 }

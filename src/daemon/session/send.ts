@@ -10,7 +10,7 @@ import type { DaemonContext } from '../context.js';
 import { logBytes } from '../output/log-size.js';
 import { clearOnInput } from './attention.js';
 import { runningSession } from './guards.js';
-import { withInputLock } from './lock.js';
+import { withSessionLock } from './lock.js';
 import { applyDecision } from './transitions.js';
 import { waitForTargets } from './waiters.js';
 
@@ -42,7 +42,7 @@ let buffers = 0;
 /**
  * `amux send` (README "Commands"): types into the pane, and answers where its reply starts. With
  * `when`, holds the input until the session is idle (or declared ready) first, and again when
- * another send typed meanwhile. Sends to one session type one at a time.
+ * another send typed meanwhile.
  */
 export async function sendInput(ctx: DaemonContext, id: string, input: SendInput, signal?: AbortSignal): Promise<SendDone> {
   runningSession(ctx, id, 'send');
@@ -52,7 +52,9 @@ export async function sendInput(ctx: DaemonContext, id: string, input: SendInput
       await untilHeld(ctx, id, input, held, signal);
       runningSession(ctx, id, 'send');
     }
-    const done = await withInputLock(id, async () => {
+    // Under the session's lock: one send types at a time (text and its Enter are two calls), and
+    // the monitor does not judge the session on a look taken before the program saw the Enter.
+    const done = await withSessionLock(id, async () => {
       // A send that typed while this one waited for its turn made the session busy again: hold again.
       if (input.when !== 'now' && !(await holdsNow(ctx, id, input.when))) return null;
       runningSession(ctx, id, 'send');
