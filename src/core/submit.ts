@@ -67,20 +67,25 @@ export function nextMark(w: TextWatch, mark: InputMark): TextWatch {
   return { start: w.start, last: mark, changedAt: changed(w.last, mark) ? mark.at : w.changedAt };
 }
 
+/**
+ * Whether the session's own shell owns the terminal (at its prompt, or running a builtin such as
+ * `read`): its readline has no paste burst to mistake an Enter for (the rcfile turns bracketed
+ * paste off), so text and Enter go in one call (ADR 0047).
+ */
+export function shellOwns(m: InputMark, shell: number): boolean {
+  return m.group === shell;
+}
+
 /** Why Enter goes in now (ADR 0047); null: not yet. */
-export type EnterCause = 'read' | 'settled' | 'unseen' | 'deadline';
+export type EnterCause = 'settled' | 'unseen' | 'deadline';
 
 /**
- * Whether Enter goes in now, after text of `bytes` bytes:
- * - `read`: the session's own shell owns the terminal and has read every byte (bash takes an
- *   Enter after typed text as the end of the line, at once);
+ * Whether Enter goes in now, after the text (another program than the session's shell):
  * - `settled`: the program echoed or read, and then nothing changed for `settleMs`;
  * - `unseen`: nothing changed at all for `unseenMs` (a program that neither echoes nor reads yet);
  * - `deadline`: `textDeadlineMs` after the text, whatever keeps changing.
  */
-export function enterDue(w: TextWatch, now: number, bytes: number, shell: number): EnterCause | null {
-  const atPrompt = w.start.group === shell && w.last.group === shell;
-  if (atPrompt && readSince(w.start, w.last) >= bytes) return 'read';
+export function enterDue(w: TextWatch, now: number): EnterCause | null {
   if (w.changedAt !== null && now - w.changedAt >= SUBMIT.settleMs) return 'settled';
   if (w.changedAt === null && now - w.start.at >= SUBMIT.unseenMs) return 'unseen';
   if (now - w.start.at >= SUBMIT.textDeadlineMs) return 'deadline';
@@ -89,10 +94,11 @@ export function enterDue(w: TextWatch, now: number, bytes: number, shell: number
 
 /**
  * Whether the program took the Enter pressed after `before` (what `submitted` says): its
- * foreground group read from the terminal since, or the terminal has another foreground group
- * now (the shell started the line as a job, or the program ended and the shell took over).
+ * foreground group read from the terminal since (`bytes`: what went in after `before`, the Enter
+ * included, all read), or the terminal has another foreground group now (the shell started the
+ * line as a job, or the program ended and the shell took over).
  */
-export function enterTaken(before: InputMark, now: InputMark): boolean {
+export function enterTaken(before: InputMark, now: InputMark, bytes = 1): boolean {
   if (before.group !== null && now.group !== null && now.group !== before.group) return true;
-  return readSince(before, now) > 0;
+  return readSince(before, now) >= bytes;
 }

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { SessionRecord } from '../../core/records.js';
 import { formatDuration } from '../../core/duration.js';
-import { enterDue, enterTaken, nextMark, SUBMIT, watchText, type InputMark } from '../../core/submit.js';
+import { enterDue, enterTaken, nextMark, shellOwns, SUBMIT, watchText, type InputMark } from '../../core/submit.js';
 import { TerminalReads } from '../../process/terminal-reads.js';
 import { paneTarget, pasteTextCalls, sendKeysArgs } from '../../tmux/commands.js';
 import { TmuxCommandError } from '../../tmux/tmux.js';
@@ -84,8 +84,8 @@ async function holdsNow(ctx: DaemonContext, id: string, when: 'idle' | 'ready'):
 
 /**
  * Types the input (ADR 0047): keys as they are; text as a paste, then, once the program has taken
- * it (`enterDue`), Enter as a call of its own, and then watches for the program to read the Enter
- * (`enterTaken`: `submitted`). The `input_sent` event is written as Enter goes in (as the input
+ * it (`enterDue`), Enter as a call of its own (into the session's own shell, in the same call),
+ * and then watches for the program to read the Enter (`enterTaken`: `submitted`). The `input_sent` event is written as Enter goes in (as the input
  * goes in, without Enter), so that the reply's state changes come after it.
  */
 async function typeInput(ctx: DaemonContext, id: string, input: SendInput, heldMs: number, signal?: AbortSignal): Promise<SendDone> {
@@ -100,27 +100,36 @@ async function typeInput(ctx: DaemonContext, id: string, input: SendInput, heldM
     await tmuxInput(ctx, id, [sendKeysArgs(target, input.keys)], null);
     return sent();
   }
+  const start = mark();
   if (input.text) {
-    let watch = watchText(mark());
     const buffer = `amux-send-${process.pid}-${++buffers}`;
     const { calls, stdin } = pasteTextCalls(target, buffer, input.text);
+    const oneCall = input.enter && s.pid !== null && shellOwns(start, s.pid);
+    if (oneCall) calls.at(-1)!.push(';', ...sendKeysArgs(target, ['Enter']));
     await tmuxInput(ctx, id, calls, stdin, buffer);
     if (!input.enter) return sent();
-    const bytes = Buffer.byteLength(input.text);
-    while (!enterDue(watch, Date.now(), bytes, s.pid ?? -1)) {
+    if (oneCall) return watchEnter(ctx, id, start, Buffer.byteLength(input.text) + 1, sent(), mark, signal);
+    let watch = watchText(start);
+    while (!enterDue(watch, Date.now())) {
       await sleep(SUBMIT.pollMs);
       watch = nextMark(watch, mark());
     }
   }
-  const before = mark();
+  const before = input.text ? mark() : start;
   await tmuxInput(ctx, id, [sendKeysArgs(target, ['Enter'])], null);
-  const done = sent();
+  return watchEnter(ctx, id, before, 1, sent(), mark, signal);
+}
+
+/** Watches for the program to read the Enter (at most `enterWaitMs`): the receipt's `submitted`. */
+async function watchEnter(ctx: DaemonContext, id: string, before: InputMark, bytes: number, done: SendDone, mark: () => InputMark, signal?: AbortSignal): Promise<SendDone> {
   const until = Date.now() + SUBMIT.enterWaitMs;
-  while (!signal?.aborted && Date.now() < until) {
-    if (enterTaken(before, mark())) return { ...done, session: ctx.store.getSession(id)!, submitted: true };
+  let submitted = false;
+  while (!signal?.aborted) {
+    submitted = enterTaken(before, mark(), bytes);
+    if (submitted || Date.now() >= until) break;
     await sleep(SUBMIT.pollMs);
   }
-  return { ...done, session: ctx.store.getSession(id)! };
+  return { ...done, session: ctx.store.getSession(id)!, submitted };
 }
 
 /** Runs the calls that type; tmux's errors become amux's (a key tmux refused, a session gone). */
