@@ -107,7 +107,6 @@ async function typeInput(ctx: DaemonContext, id: string, input: SendInput, heldM
     const oneCall = input.enter && s.pid !== null && shellOwns(start, s.pid);
     if (oneCall) calls.at(-1)!.push(';', ...sendKeysArgs(target, ['Enter']));
     await tmuxInput(ctx, id, calls, stdin, buffer);
-    if (!input.enter) return sent();
     if (oneCall) return watchEnter(ctx, id, start, Buffer.byteLength(input.text) + 1, sent(), mark, signal);
     let watch = watchText(start);
     while (!enterDue(watch, Date.now())) {
@@ -115,6 +114,7 @@ async function typeInput(ctx: DaemonContext, id: string, input: SendInput, heldM
       watch = nextMark(watch, mark());
     }
   }
+  if (!input.enter) return sent();
   const before = input.text ? mark() : start;
   await tmuxInput(ctx, id, [sendKeysArgs(target, ['Enter'])], null);
   return watchEnter(ctx, id, before, 1, sent(), mark, signal);
