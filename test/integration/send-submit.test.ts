@@ -72,6 +72,10 @@ describe('send submits', { skip: !installed('python3') && 'python3 is not instal
     assert.equal(receipt.submitted, false);
     // The text is in the terminal (the kernel echoes it) all the same.
     await waitOutput(h, id, 'typed into sleep');
+    // Without --json, a line on stderr says so; the text was typed all the same (exit 0).
+    const plain = await h.run(['send', id, 'once more']);
+    assert.equal(plain.code, 0);
+    assert.match(plain.stderr, /did not read the Enter within 2 s/);
   });
 
   test("the session's shell runs the line; the receipt says submitted", async () => {

@@ -25,6 +25,10 @@ export async function sendCommand(client: Client, ref: string, words: string[], 
   try {
     const receipt = await client.sessions.send(ref, { ...input, when, timeoutMs: opts.timeout });
     if (opts.json) printJson({ delivered: receipt.delivered, submitted: receipt.submitted, offset: receipt.offset, eventId: receipt.eventId, heldMs: receipt.heldMs, pasted: receipt.pasted, sessionId: receipt.session.id });
+    else if (input.enter && receipt.submitted === false) {
+      // Typed all the same (exit 0): the program takes the line when it reads its terminal (ADR 0047).
+      process.stderr.write(`amux: typed into ${receipt.session.id}, but its program did not read the Enter within 2 s (busy?); it gets the line when it reads\n`);
+    }
     return 0;
   } catch (e) {
     if (e instanceof AmuxError && e.code === 'timeout') {
