@@ -85,8 +85,9 @@ async function holdsNow(ctx: DaemonContext, id: string, when: 'idle' | 'ready'):
 /**
  * Types the input (ADR 0047): keys as they are; text as a paste, then, once the program has taken
  * it (`enterDue`), Enter as a call of its own (into the session's own shell, in the same call),
- * and then watches for the program to read the Enter (`enterTaken`: `submitted`). The `input_sent` event is written as Enter goes in (as the input
- * goes in, without Enter), so that the reply's state changes come after it.
+ * and then watches for the program to read the Enter (`enterTaken`: `submitted`). The
+ * `input_sent` event is written as Enter goes in (as the input goes in, without Enter), so that
+ * the reply's state changes come after it.
  */
 async function typeInput(ctx: DaemonContext, id: string, input: SendInput, heldMs: number, signal?: AbortSignal): Promise<SendDone> {
   const s = ctx.store.getSession(id)!;
