@@ -78,7 +78,9 @@ export const inspectOut = z.looseObject({ session: record, jobs: z.array(record)
 export const readOutputOut = pageOut.extend({ target: z.string(), stream: z.enum(['stdout', 'stderr']).optional() });
 export const screenOut = z.object({ screen: z.string() });
 export const sendOut = z.object({
-  delivered: z.boolean(), cursor: z.string().describe("'e<eventId>': wait with it (until idle) for the reply, or, when not delivered, from here on"),
+  delivered: z.boolean(),
+  submitted: z.boolean().optional().describe('the program read from the terminal after the Enter (its text was submitted, not only typed); false: no sign of it within 2 s, or no Enter was pressed'),
+  cursor: z.string().describe("'e<eventId>': wait with it (until idle) for the reply, or, when not delivered, from here on"),
   offset: z.number().int().optional(), eventId: z.number().int().optional(), heldMs: z.number().optional(), pasted: z.boolean().optional(),
   session: sessionOut.optional(), message: z.string().optional(),
 });

@@ -15,10 +15,10 @@ export function controlTools(ctx: ToolContext): ToolSpec[] {
       name: 'send',
       title: 'Type into a session',
       description: 'Type text (then Enter, unless enter is false) or key names (keys: ["C-c"], ["Up", "Enter"]; a key is never typed as text) into a live session. '
-        + 'Multi-line text goes in as one paste, bracketed when the program asked for it, so a REPL or agent takes it as one submission. '
+        + 'Text goes in as one paste, bracketed when the program asked for it, so a REPL or agent takes it as one submission; Enter follows once the program has taken the text. '
         + "when: 'idle' holds the input until the session waits for input (at most budgetMs), instead of typing into a busy program; "
         + 'when the budget runs out first the input is dropped (delivered: false) and cursor waits from there. '
-        + "Answers a receipt: delivered, offset (read the reply from there with read_output sinceOffset), cursor (wait until idle with it for the reply to finish).",
+        + "Answers a receipt: delivered, submitted (the program read the Enter; false: no sign of it within 2 s, e.g. a busy program), offset (read the reply from there with read_output sinceOffset), cursor (wait until idle with it for the reply to finish).",
       input: z.strictObject({
         session: sessionRef,
         text: z.string().optional().describe('text to type'),
@@ -37,7 +37,7 @@ export function controlTools(ctx: ToolContext): ToolSpec[] {
         try {
           const r = await withProgress(extra, budget, `holding input until ${when}`,
             client.sessions.send(a.session, { ...input, when, timeoutMs: when === 'now' ? undefined : budget }));
-          return { delivered: r.delivered, offset: r.offset, eventId: r.eventId, cursor: `e${r.eventId}`, heldMs: r.heldMs, pasted: r.pasted, session: brief(r.session) };
+          return { delivered: r.delivered, submitted: r.submitted, offset: r.offset, eventId: r.eventId, cursor: `e${r.eventId}`, heldMs: r.heldMs, pasted: r.pasted, session: brief(r.session) };
         } catch (err) {
           if (!(err instanceof AmuxError) || err.code !== 'timeout') throw err;
           // Not typed: the cursor of now, so that a wait from it misses nothing that comes next.

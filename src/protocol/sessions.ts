@@ -197,6 +197,13 @@ export interface SendInputRequest {
 export interface SendReceipt {
   /** The input is in the terminal (a failure is an error answer instead). */
   delivered: true;
+  /**
+   * The program read from the terminal after amux pressed Enter (or the terminal got a new
+   * foreground job: the shell ran the line), within 2 s: the text was submitted, not only typed
+   * (ADR 0047). false: no such sign (a program that does not read now, such as `sleep` in the
+   * foreground, or one that read nothing after it); always false without Enter (`enter: false`, `keys`).
+   */
+  submitted: boolean;
   /** The session log's size just before the input went in: read the reply from here (`logs --since-offset`, `wait --since-offset`). */
   offset: number;
   /** The `input_sent` event's id: `wait --until idle --after` it waits for the reply to finish. */

@@ -141,49 +141,24 @@ export function sendKeysArgs(target: string, keys: readonly string[]): string[] 
   return ['send-keys', '-t', target, '--', ...keys.map(tmuxLiteral)];
 }
 
-/** tmux's client-to-server message limit is 16 KiB; literal text goes in pieces well below it. */
-const SEND_CHUNK = 4000;
-
-/** Splits text into pieces of at most `max` UTF-16 units, never inside a character. */
-export function chunkText(text: string, max = SEND_CHUNK): string[] {
-  const out: string[] = [];
-  let cur = '';
-  for (const ch of text) {
-    if (cur.length + ch.length > max) {
-      out.push(cur);
-      cur = '';
-    }
-    cur += ch;
-  }
-  if (cur) out.push(cur);
-  return out;
-}
+/** tmux's client-to-server message limit is 16 KiB: text up to this many UTF-16 units goes in as an argument. */
+const SET_BUFFER_MAX = 4000;
 
 /**
- * The tmux calls that type `input` (literal text, or key names) and then Enter: one call per text
- * piece, with the keys or the Enter chained onto the last one, so short input costs one process.
+ * The tmux calls that put text into the pane as a paste, without Enter (README "Commands": send;
+ * ADR 0047): the text goes into a named buffer, and `paste-buffer -p` puts it in the pane, wrapped
+ * in bracketed-paste codes when the program asked for them (so that an agent or a REPL takes it as
+ * one paste, never as typed keys whose Enter is part of a burst), as typed otherwise (each newline
+ * a carriage return, as a terminal's paste); `-d` deletes the buffer. One line that fits in a
+ * message is one call (`set-buffer`, then the paste); other text goes through the client's stdin
+ * (`load-buffer -`, no size limit of a message): `stdin` is then the first call's input.
  */
-export function sendInputCalls(target: string, input: { text: string } | { keys: readonly string[] }, enter: boolean): string[][] {
-  const calls = 'keys' in input ? [sendKeysArgs(target, input.keys)] : chunkText(input.text).map((p) => sendTextArgs(target, p));
-  if (enter) {
-    const last = calls.at(-1);
-    if (last) last.push(';', ...sendKeysArgs(target, ['Enter']));
-    else calls.push(sendKeysArgs(target, ['Enter']));
-  }
-  return calls;
-}
-
-/**
- * Multi-line text as one paste (README "Commands": send): the text goes into a named buffer
- * through the client's stdin (`load-buffer -`, no size limit of a message), then `paste-buffer -p`
- * puts it in the pane, wrapped in bracketed-paste codes when the program asked for them (so a
- * REPL or an agent takes it as one input), newlines as Enter otherwise, like a terminal's paste;
- * `-d` deletes the buffer. The first call reads the text from stdin.
- */
-export function pasteCalls(target: string, buffer: string, enter: boolean): string[][] {
+export function pasteTextCalls(target: string, buffer: string, text: string): { calls: string[][]; stdin: string | null } {
   const paste = ['paste-buffer', '-p', '-d', '-b', buffer, '-t', target];
-  if (enter) paste.push(';', ...sendKeysArgs(target, ['Enter']));
-  return [['load-buffer', '-b', buffer, '-'], paste];
+  if (text.length <= SET_BUFFER_MAX && !/[\n\r]/.test(text)) {
+    return { calls: [['set-buffer', '-b', buffer, '--', tmuxLiteral(text), ';', ...paste]], stdin: null };
+  }
+  return { calls: [['load-buffer', '-b', buffer, '-'], paste], stdin: text };
 }
 
 /**

@@ -159,6 +159,7 @@ describe('amux mcp', () => {
     const id = await idleShell(c);
     const receipt = await call(c, 'send', { session: id, text: 'echo reply-$((40+2))' });
     assert.equal(receipt.delivered, true);
+    assert.equal(receipt.submitted, true, 'the shell read the Enter');
     assert.equal(typeof receipt.offset, 'number');
     const w = await call(c, 'wait', { ids: [id], until: 'output:^reply-42$', sinceOffset: receipt.offset, budgetMs: 30_000 });
     assert.equal(w.done, true);
@@ -174,6 +175,7 @@ describe('amux mcp', () => {
     assert.equal(idle.done, true);
     const held = await call(c, 'send', { session: id, text: 'echo held', when: 'idle', budgetMs: 30_000 });
     assert.equal(held.delivered, true);
+    assert.equal(held.submitted, true);
   });
 
   test('a subscribed session is notified of its status change', async () => {

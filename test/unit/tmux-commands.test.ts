@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import {
-  PANE_FORMAT, attachArgs, chunkFilter, capturePaneArgs, captureScript, chunkText, sendInputCalls, exactSession, formatLiteral, killSessionArgs,
+  PANE_FORMAT, attachArgs, chunkFilter, capturePaneArgs, captureScript, pasteTextCalls, exactSession, formatLiteral, killSessionArgs,
   listPanesArgs, newSessionArgs, parseCaptures, parsePanes, sendKeysArgs, sendTextArgs, tmuxLiteral, tmuxSessionName,
 } from '../../src/tmux/commands.js';
 
@@ -244,31 +244,35 @@ describe('parseCaptures', () => {
   });
 });
 
-describe('sendInputCalls', () => {
-  test('short text and Enter are one tmux call', () => {
-    assert.deepEqual(sendInputCalls('=amux-x:', { text: 'ls -la' }, true), [
-      ['send-keys', '-t', '=amux-x:', '-l', '--', 'ls -la', ';', 'send-keys', '-t', '=amux-x:', '--', 'Enter'],
-    ]);
+describe('pasteTextCalls', () => {
+  test('one line goes in as one call: into a buffer, pasted (bracketed when the program asked), no Enter', () => {
+    assert.deepEqual(pasteTextCalls('=amux-x:', 'B', 'ls -la'), {
+      calls: [['set-buffer', '-b', 'B', '--', 'ls -la', ';', 'paste-buffer', '-p', '-d', '-b', 'B', '-t', '=amux-x:']],
+      stdin: null,
+    });
   });
 
-  test('keys without Enter; Enter alone for empty text', () => {
-    assert.deepEqual(sendInputCalls('T', { keys: ['C-c'] }, false), [['send-keys', '-t', 'T', '--', 'C-c']]);
-    assert.deepEqual(sendInputCalls('T', { text: '' }, true), [['send-keys', '-t', 'T', '--', 'Enter']]);
+  test('text that tmux would parse arrives literally: a trailing ;, a leading -, a format', () => {
+    for (const text of ['ls;', '-n', '#{pane_id}', "it's \\ $HOME"]) {
+      const { calls } = pasteTextCalls('T', 'B', text);
+      assert.equal(tmuxUnescape(calls[0]![4]!), text);
+      assert.equal(calls[0]![3], '--');
+    }
   });
 
-  test('long text goes in pieces below tmux message size, Enter on the last; nothing is lost', () => {
-    const text = `${'é'.repeat(5000)}ü${'x'.repeat(3000)};`;
-    const calls = sendInputCalls('T', { text }, true);
-    assert.equal(calls.length, 3);
-    for (const c of calls) assert.ok(c.join('').length < 16 * 1024);
-    assert.deepEqual(calls.at(-1)!.slice(-6), [';', 'send-keys', '-t', 'T', '--', 'Enter']);
-    const typed = calls.map((c) => tmuxUnescape(c[5]!)).join('');
-    assert.equal(typed, text);
+  test('multi-line or long text goes through stdin, then the paste', () => {
+    for (const text of ['a\nb', 'x'.repeat(5000), 'a\rb']) {
+      assert.deepEqual(pasteTextCalls('T', 'B', text), {
+        calls: [['load-buffer', '-b', 'B', '-'], ['paste-buffer', '-p', '-d', '-b', 'B', '-t', 'T']],
+        stdin: text,
+      });
+    }
   });
 
-  test('chunkText never splits a character', () => {
-    const pieces = chunkText('a😀b😀', 2);
-    assert.deepEqual(pieces, ['a', '😀', 'b', '😀']);
+  test('an argument stays under the 16 KiB message limit even in 4-byte characters', () => {
+    const { calls, stdin } = pasteTextCalls('T', 'B', '😀'.repeat(2000));
+    assert.equal(stdin, null);
+    assert.ok(Buffer.byteLength(calls[0]!.join(' ')) < 16 * 1024);
   });
 });
 

@@ -163,14 +163,14 @@ export function addSessionCommands(program: Command, { setExit, client, router, 
 
   program
     .command('send')
-    .description('type TEXT into the session, then Enter; text with newlines goes in as one paste (bracketed when the program asked for it)')
+    .description('type TEXT into the session as a paste (bracketed when the program asked for it), then Enter once the program has taken the text')
     .addArgument(sessionArg('<id>', 'session id, name or prefix'))
     .argument('[text...]', 'text (words joined by spaces), or key names with --keys')
     .option('--no-enter', 'do not press Enter after the text')
     .option('--keys', 'the words are tmux key names, e.g. C-c Up Enter')
     .addOption(hinted(new Option('--when <when>', "idle: hold the text until the session is idle (waiting for input), instead of typing into a busy program; ready: until its program declared 'amux state ready'"), { kind: 'words', words: ['idle', 'ready'] }))
     .option('--timeout <dur>', 'with --when: give up after this long, typing nothing (exit 124)', durationOption('--timeout'))
-    .option('--json', 'print the receipt {delivered, offset, eventId, heldMs, pasted, sessionId}: read the reply from offset, or wait --after eventId')
+    .option('--json', 'print the receipt {delivered, submitted, offset, eventId, heldMs, pasted, sessionId}: submitted: the program read the Enter (false: it did not read within 2 s); read the reply from offset, or wait --after eventId')
     .addHelpText('after', '\nText that starts with - goes after --: amux send ID -- -n')
     .addHelpText('after', examples(
       ["amux send repl 'print(1 + 1)'", 'type a line and press Enter'],

@@ -15,7 +15,8 @@ import type { InspectView, PruneAnswer, ScreenView, SendReceipt, SessionView } f
 import { readSessionLog, settleLog } from '../output/log-stream.js';
 import { logBytes, logPatch, syncLog } from '../output/log-size.js';
 import { declareState } from '../session/attention.js';
-import { pauseSession, resumeSession, sendInput } from '../session/control.js';
+import { pauseSession, resumeSession } from '../session/control.js';
+import { sendInput } from '../session/send.js';
 import { createSession } from '../session/create.js';
 import { killSession } from '../session/kill.js';
 import { pruneSessions, removeSession } from '../session/remove.js';
@@ -115,7 +116,7 @@ export function registerSessionRoutes(r: Router, engine: Engine): void {
       await monitor.ensureFresh();
     }
     const done = await sendInput(ctx, s.id, input, abort.signal);
-    return { delivered: true, offset: done.offset, eventId: done.eventId, heldMs: done.heldMs, pasted: done.pasted, session: sessionView(done.session) };
+    return { delivered: true, submitted: done.submitted, offset: done.offset, eventId: done.eventId, heldMs: done.heldMs, pasted: done.pasted, session: sessionView(done.session) };
   });
 
   r.on(ROUTES.restartSession, async (q): Promise<SessionView> => {

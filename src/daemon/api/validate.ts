@@ -16,7 +16,7 @@ import type { WaitRequest } from '../../protocol/wait.js';
 import { DEFAULT_GRACE_MS } from '../../process/terminate.js';
 import type { JobSpec } from '../job/launch.js';
 import type { Declare } from '../session/attention.js';
-import type { SendInput } from '../session/control.js';
+import type { SendInput } from '../session/send.js';
 import type { SessionSpec } from '../session/create.js';
 import type { WaitSpec } from '../session/waiters.js';
 
