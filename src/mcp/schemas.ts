@@ -45,7 +45,10 @@ export const textIn = z.string().describe("where this output's text is: 'content
 export const pageOut = z.object({
   textIn,
   encoding: z.enum(['utf8', 'base64']),
-  offset: z.number().int(), nextOffset: z.number().int(), truncated: z.boolean(), skippedBytes: z.number().int(),
+  offset: z.number().int(), nextOffset: z.number().int(),
+  more: z.boolean().describe('more output can be read from nextOffset now: page while it is true'),
+  truncated: z.boolean().describe('the old name of more, kept for one release'),
+  skippedBytes: z.number().int(),
 });
 /** The newest bytes of a job stream (exec), without their text. */
 export const tailOut = z.object({
