@@ -9,6 +9,7 @@ import { DEFAULT_MAX_BYTES, readPage } from './paging.js';
 import { argv, budgetMs, command, execOut, maxBytes, runOut, sessionRef } from './schemas.js';
 import { sessionPages, streamTail } from './sources.js';
 import { defineTool, type ToolSpec } from './toolkit.js';
+import { untilEndOrInput } from './input-wait.js';
 import { DEFAULT_BUDGET_MS, waitWithin } from './wait.js';
 
 /* The tools that start things: `run` (a session) and `exec` (a job in a session's shell). README "Agents". */
@@ -67,9 +68,10 @@ export function runTools(ctx: ToolContext): ToolSpec[] {
           await waitWithin(client, extra, { ids: [s.id], until: 'started' }, a.budgetMs ?? DEFAULT_BUDGET_MS);
           return { session: brief((await client.sessions.inspect(s.id)).session) };
         }
-        const w = await waitWithin(client, extra, { ids: [s.id] }, a.budgetMs ?? DEFAULT_BUDGET_MS);
+        const w = await untilEndOrInput(client, extra, s.id, s.id, a.budgetMs ?? DEFAULT_BUDGET_MS, async () => true);
+        if (w.kind === 'input') return { done: false, cursor: w.cursor, session: brief(w.session), input: w.input };
         const session = brief((await client.sessions.inspect(s.id)).session);
-        if (!w.done) return { done: false, cursor: w.cursor, session };
+        if (w.kind === 'budget') return { done: false, cursor: w.cursor, session };
         const { text: out, ...page } = await readPage(sessionPages(client, s.id), { tailLines: 10_000, maxBytes: a.maxBytes ?? DEFAULT_MAX_BYTES });
         return { done: true, session, exitCode: session.exitCode, output: { textIn: text(out), ...page } };
       },
@@ -94,8 +96,14 @@ export function runTools(ctx: ToolContext): ToolSpec[] {
         const started = await client.jobs.exec(a.session, { command: a.command, argv: a.argv, timeoutMs: a.timeoutMs, stdin: a.stdin !== undefined });
         // The job reads it at its own pace; the upload ends with the text (EOF), with the job, or when this server's client leaves.
         const fed = a.stdin === undefined ? null : feedStdin(client, started.id, a.stdin, AbortSignal.any([extra.signal, ctx.closing]));
-        const w = await waitWithin(client, extra, { ids: [started.id] }, a.budgetMs ?? DEFAULT_BUDGET_MS);
-        if (!w.done) return { done: false, cursor: w.cursor, jobId: started.id, sessionId: started.sessionId, status: 'running' };
+        const runs = async (c: Client) => {
+          const j = await c.jobs.get(started.id);
+          return j.status === 'running' && j.startedAt !== null;
+        };
+        const w = await untilEndOrInput(client, extra, started.id, started.sessionId, a.budgetMs ?? DEFAULT_BUDGET_MS, runs);
+        const pending = { done: false, cursor: w.cursor, jobId: started.id, sessionId: started.sessionId, status: 'running' };
+        if (w.kind === 'input') return { ...pending, input: w.input };
+        if (w.kind === 'budget') return pending;
         const job = await client.jobs.get(started.id);
         const max = a.maxBytes ?? DEFAULT_MAX_BYTES;
         const tail = async (stream: 'stdout' | 'stderr') => {
