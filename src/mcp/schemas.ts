@@ -77,7 +77,9 @@ export const execOut = z.object({
   signal: nullableString.optional(), error: nullableString.optional(), durationMs: z.number().optional(),
   stdout: tailOut.optional(), stderr: tailOut.optional(), input: inputOut,
   stdin: z.object({
-    bytes: z.number().int().describe('bytes of stdin the job took'), of: z.number().int().describe('bytes given'),
+    written: z.number().int().describe("bytes written to the job's stdin pipe: all of them once it read to the end (eof); a job that ended early may not have read the last 64 KiB"),
+    bytes: z.number().int().describe('the old name of written, kept for one release'),
+    of: z.number().int().describe('bytes given'),
     eof: z.boolean().describe('the job got all of it and then EOF'), note: z.string().optional(),
   }).optional(),
 });

@@ -23,16 +23,18 @@ const destructive = { readOnlyHint: false, destructiveHint: true, idempotentHint
 async function feedStdin(client: Client, jobId: string, text: string, signal: AbortSignal) {
   const given = Buffer.from(text);
   let answer: StdinAnswer | null;
-  let note: string | undefined;
+  let failure: string | undefined;
   try {
     answer = await client.jobs.stdin(jobId, Readable.from([given]), signal);
   } catch (err) {
     answer = null;
-    note = toAmuxError(err).message;
+    failure = toAmuxError(err).message;
   }
-  const bytes = answer?.bytes ?? 0;
-  const eof = answer?.eof === true && bytes === given.length;
-  return { bytes, of: given.length, eof, ...(eof ? {} : { note: note ?? 'the job ended before it read all of its stdin' }) };
+  // Bytes handed to the job's stdin pipe: what a job that ended early had not read yet may be among them.
+  const written = answer?.bytes ?? 0;
+  const eof = answer?.eof === true && written === given.length;
+  const note = eof ? {} : { note: failure ?? `the job ended before it took all of its stdin: ${written} of ${given.length} bytes were written to its stdin pipe, of which it may not have read the last 64 KiB` };
+  return { written, bytes: written, of: given.length, eof, ...note };
 }
 
 export function runTools(ctx: ToolContext): ToolSpec[] {
@@ -41,7 +43,8 @@ export function runTools(ctx: ToolContext): ToolSpec[] {
       name: 'run',
       title: 'Start a session',
       description: 'Start a command (or, with neither command nor argv, an interactive bash) as a new amux session in tmux. '
-        + 'With wait: true, block until it exits or budgetMs runs out; a finished run answers its exit code and the tail of its output. '
+        + 'With wait: true, block until it exits or budgetMs runs out; a finished run answers its exit code and the tail of its output; '
+        + 'one that waits for input (a prompt) answers done: false at once, with input (what the screen asks): answer with send. '
         + 'Otherwise answer at once with the session id: then use wait, read_output, send.',
       input: z.strictObject({
         command, argv,
@@ -83,7 +86,10 @@ export function runTools(ctx: ToolContext): ToolSpec[] {
       description: "Run a command in a live session's shell as a job with separate stdout and stderr (exact exit code, no markers on screen), "
         + 'and block until it ends or budgetMs runs out. Answers the exit code and at most maxBytes of each stream (the newest; '
         + 'omittedBytes says how much came before: read_output with the jobId and stream pages through it); their text is in content blocks of their own (textIn). '
-        + 'With stdin, stdin says how much of it the job took. When the budget runs out: done: false with the jobId; call wait with [jobId] and the cursor.',
+        + 'The newest 1 MiB of each stream is kept. '
+        + 'With stdin, stdin says how much of it was written to the job. When the budget runs out: done: false with the jobId; call wait with [jobId] and the cursor. '
+        + 'A job that waits for input (a prompt on the terminal) answers done: false at once, with input (what the screen asks): answer with send. '
+        + "The job runs in the session's shell itself: `exit N` in it ends that shell, and so the session.",
       input: z.strictObject({
         session: sessionRef, command, argv,
         stdin: z.string().optional().describe("text for the job's stdin, then EOF (without it, the job reads the terminal)"),

@@ -34,7 +34,7 @@ describe('amux mcp under careless clients', () => {
     }
     const fed = await call(c, 'exec', { session: id, command: 'wc -c', stdin: 'abc\n' });
     assert.equal(fed.stdout.text.trim(), '4');
-    assert.deepEqual(fed.stdin, { bytes: 4, of: 4, eof: true });
+    assert.deepEqual(fed.stdin, { written: 4, bytes: 4, of: 4, eof: true });
     assert.ok((await call(c, 'list', {})).sessions.length > 0, 'still serving');
   });
 
