@@ -1,5 +1,4 @@
 import type { Client } from '../client/client.js';
-import { isTerminal } from '../core/status.js';
 import type { SessionView } from '../protocol/sessions.js';
 import { waitWithin, type Extra } from './wait.js';
 
@@ -10,6 +9,9 @@ import { waitWithin, type Extra } from './wait.js';
  * done: false, with what the screen asks, so that the agent can answer with `send` (README
  * "Agents", ADR 0053).
  */
+
+/** The reason of a shell session idle at its prompt (README "Statuses"). */
+const AT_PROMPT = 'at prompt';
 
 /** The screen's last lines shown with an answer that waits for input. */
 const SCREEN_LINES = 10;
@@ -51,7 +53,8 @@ export async function untilEndOrInput(
       const a = await c.wait({ ids: [sessionId], until: 'idle', after, timeoutMs: left });
       if (a.timedOut || !a.results[0]?.reached) return null; // out of budget, or the session ended
       const { session } = await c.sessions.inspect(sessionId);
-      if (session.status === 'idle' && !isTerminal(session.status) && (await running(c))) {
+      // A shell at its prompt is not the job asking: the job has not started, or has just ended.
+      if (session.status === 'idle' && session.reason !== AT_PROMPT && (await running(c))) {
         const { screen } = await c.sessions.screen(sessionId);
         return { kind: 'input', cursor: `e${a.cursor}`, session, input: { status: session.status, reason: session.reason, screen: lastLines(screen, SCREEN_LINES) } };
       }
