@@ -10,8 +10,12 @@ import { waitWithin, type Extra } from './wait.js';
  * "Agents", ADR 0053).
  */
 
-/** The reason of a shell session idle at its prompt (README "Statuses"). */
+/**
+ * The reason of a shell at its prompt (README "Statuses"), and how long its job's end is waited for
+ * there before the session is looked at again.
+ */
 const AT_PROMPT = 'at prompt';
+const JUST_ENDED_MS = 2000;
 
 /** The screen's last lines shown with an answer that waits for input. */
 const SCREEN_LINES = 10;
@@ -35,8 +39,9 @@ export function lastLines(screen: string, n: number): string {
 
 /**
  * Waits until `target` (a session, or a job of `sessionId`) has ended, the budget ran out, or its
- * session is idle while it still runs. `running` tells, once the session turned idle, whether the
- * target still runs (a job that waits its turn does not: its session idles at the prompt).
+ * session is idle while the target still runs (`running` tells) and it is not a shell at its
+ * prompt: a job the shell has not taken yet, or one that has just ended (its end is waited for
+ * JUST_ENDED_MS, then the session looked at again).
  */
 export async function untilEndOrInput(
   client: Client, extra: Extra, target: string, sessionId: string, budget: number, running: (c: Client) => Promise<boolean>,
@@ -48,17 +53,21 @@ export async function untilEndOrInput(
   const input = (async (): Promise<EndOrInput | null> => {
     let after: number | undefined;
     for (;;) {
-      const left = deadline - Date.now();
-      if (left <= 0) return null;
-      const a = await c.wait({ ids: [sessionId], until: 'idle', after, timeoutMs: left });
+      const left = () => Math.max(0, deadline - Date.now());
+      if (left() <= 0) return null;
+      const a = await c.wait({ ids: [sessionId], until: 'idle', after, timeoutMs: left() });
       if (a.timedOut || !a.results[0]?.reached) return null; // out of budget, or the session ended
       const { session } = await c.sessions.inspect(sessionId);
-      // A shell at its prompt is not the job asking: the job has not started, or has just ended.
       if (session.status === 'idle' && session.reason !== AT_PROMPT && (await running(c))) {
         const { screen } = await c.sessions.screen(sessionId);
         return { kind: 'input', cursor: `e${a.cursor}`, session, input: { status: session.status, reason: session.reason, screen: lastLines(screen, SCREEN_LINES) } };
       }
-      after = a.cursor; // idle between jobs, or busy again: the next change to idle
+      if (session.status === 'idle') {
+        // At the prompt (idle → idle changes no status, so no event tells when the job takes it).
+        const ended = await c.wait({ ids: [target], timeoutMs: Math.min(JUST_ENDED_MS, left()) });
+        if (!ended.timedOut) return null;
+        after = undefined;
+      } else after = a.cursor; // busy again: its next change to idle
     }
   })();
   // The loser is aborted with its connection: its rejection is expected.
