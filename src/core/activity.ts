@@ -38,7 +38,7 @@ export type Activity =
   | { verdict: 'input'; reason: 'reading the terminal' | 'at prompt' }
   | { verdict: 'unknown' };
 
-export type WorkingReason = 'cpu' | 'disk' | 'serving' | 'watching files' | 'network' | 'sleeping' | 'pipe' | 'child' | 'lock';
+export type WorkingReason = 'cpu' | 'disk' | 'writing output' | 'serving' | 'watching files' | 'network' | 'sleeping' | 'pipe' | 'child' | 'lock';
 
 /** What the previous look saw, and what happened since (kept per session by the caller). */
 export interface Since {
@@ -61,7 +61,7 @@ export const QUIET_MS = 1000;
 type ThreadVerdict = WorkingReason | 'terminal' | 'conversing' | 'unknown';
 
 const FROM_WAIT: Partial<Record<WaitKind, ThreadVerdict>> = {
-  timer: 'sleeping', accept: 'serving', network: 'network', disk: 'disk', children: 'child', pipe: 'pipe', lock: 'lock',
+  timer: 'sleeping', accept: 'serving', network: 'network', disk: 'disk', children: 'child', pipe: 'pipe', lock: 'lock', output: 'writing output',
 };
 
 /**
@@ -102,7 +102,7 @@ export function settles(t: Pick<ThreadSample, 'state' | 'wait' | 'on' | 'timed'>
 }
 
 /** Busy reasons first, strongest first; then the terminal; then waits on other processes. */
-const RANK: ThreadVerdict[] = ['cpu', 'disk', 'serving', 'watching files', 'network', 'sleeping', 'terminal', 'conversing', 'pipe', 'child', 'lock'];
+const RANK: ThreadVerdict[] = ['cpu', 'disk', 'writing output', 'serving', 'watching files', 'network', 'sleeping', 'terminal', 'conversing', 'pipe', 'child', 'lock'];
 
 /** CPU ticks the group used since the previous look, but for threads now waiting on the terminal alone (their redraw). */
 function ticksUsed(procs: readonly ProcessSample[], since: Since, verdicts: Map<number, ThreadVerdict>): number {

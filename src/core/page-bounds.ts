@@ -81,9 +81,29 @@ export function pageEnd(buf: Uint8Array, from = Math.max(0, buf.length - MAX_SEQ
 }
 
 /**
+ * The index just past the escape sequence or UTF-8 character that starts at `buf[i]`, or -1 when
+ * `buf` ends before it does.
+ */
+export function unitEnd(buf: Uint8Array, i: number): number {
+  if (buf[i] === ESC) return sequenceEnd(buf, i);
+  const end = i + utf8Length(buf[i]!);
+  return end <= buf.length ? end : -1;
+}
+
+/**
+ * The one rule for "more follows" (ADR 0052), for the CLI's pages and MCP `read_output` alike:
+ * the next page's offset is below the end of what can be read now. A page may end short of its
+ * limit (so as not to split a sequence or a character) or hold no visible byte (a job marker) and
+ * still have more after it; only its `nextOffset` against the end tells.
+ */
+export function moreFollows(nextOffset: number, readableEnd: number): boolean {
+  return nextOffset < readableEnd;
+}
+
+/**
  * How many bytes at the start of `data` finish a sequence or character begun in `before` (the
- * bytes just before it, up to MAX_SEQUENCE): a page asked to start there starts after them. A
- * sequence not finished within `data` either is not skipped.
+ * bytes just before it, up to MAX_SEQUENCE): a page asked to start there starts after them; -1
+ * when `data` ends before that one does (give `data` MAX_SEQUENCE bytes to know).
  */
 export function pageStartSkip(before: Uint8Array, data: Uint8Array): number {
   const buf = new Uint8Array(before.length + data.length);
@@ -95,7 +115,7 @@ export function pageStartSkip(before: Uint8Array, data: Uint8Array): number {
     const at = buf.indexOf(ESC, i);
     if (at < 0 || at >= b) break;
     const end = sequenceEnd(buf, at);
-    if (end < 0) return 0;
+    if (end < 0) return -1;
     if (end > b) return end - b;
     i = end;
   }

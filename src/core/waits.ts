@@ -6,7 +6,7 @@
  */
 
 /** What a wait channel says by itself; `descriptors`: a read/poll/select/epoll wait, whose descriptors tell. */
-export type WaitKind = 'descriptors' | 'timer' | 'accept' | 'network' | 'disk' | 'children' | 'pipe' | 'lock' | 'unknown';
+export type WaitKind = 'descriptors' | 'timer' | 'accept' | 'network' | 'disk' | 'children' | 'pipe' | 'lock' | 'output' | 'unknown';
 
 /**
  * Known wait channels (kernels 5.x and 6.x). Names change between kernel versions; one missing
@@ -40,6 +40,8 @@ export function waitKind(wchan: string | null): WaitKind {
 /**
  * A blocking system call decoded from `/proc/PID/syscall` (`NR arg1 … arg6 sp pc`):
  * - `read`: on descriptor `fd`;
+ * - `write`: to descriptor `fd` (a write blocked on the terminal is output the terminal has not
+ *   taken yet, not a wait for input);
  * - `epoll`: on the interest list of epoll descriptor `fd` (`/proc/PID/fdinfo/FD`);
  * - `poll`/`select`: on a set in the process's memory, at `addr` (`count` pollfds; `select`:
  *   fd_set bitmaps of `count` bits at `addrs`, read/write/except, 0 for none);
@@ -50,6 +52,7 @@ export function waitKind(wchan: string | null): WaitKind {
  */
 export type Syscall =
   | { call: 'read'; fd: number; timed: false }
+  | { call: 'write'; fd: number }
   | { call: 'epoll'; fd: number; timed: boolean }
   | { call: 'poll'; addr: bigint; count: number; timed: boolean }
   | { call: 'select'; addrs: bigint[]; count: number; timed: boolean }
@@ -57,18 +60,18 @@ export type Syscall =
   | { call: 'restart' }
   | { call: 'other'; wait: WaitKind };
 
-type Shape = 'read' | 'epoll' | 'poll' | 'select' | 'sleep' | 'restart' | 'children' | 'lock' | 'accept' | 'network';
+type Shape = 'read' | 'write' | 'epoll' | 'poll' | 'select' | 'sleep' | 'restart' | 'children' | 'lock' | 'accept' | 'network';
 /** Blocking system calls by number, per architecture, and where their time limit is: an int (negative: none) or a pointer (NULL: none). */
 const SYSCALLS: Record<string, Record<number, [Shape, { arg: number; type: 'int' | 'ptr' }?]>> = {
   x64: {
-    0: ['read'], 19: ['read'], 7: ['poll', { arg: 3, type: 'int' }], 271: ['poll', { arg: 3, type: 'ptr' }],
+    0: ['read'], 19: ['read'], 1: ['write'], 20: ['write'], 18: ['write'], 296: ['write'], 7: ['poll', { arg: 3, type: 'int' }], 271: ['poll', { arg: 3, type: 'ptr' }],
     23: ['select', { arg: 5, type: 'ptr' }], 270: ['select', { arg: 5, type: 'ptr' }],
     232: ['epoll', { arg: 4, type: 'int' }], 281: ['epoll', { arg: 4, type: 'int' }], 441: ['epoll', { arg: 4, type: 'ptr' }],
     35: ['sleep'], 230: ['sleep'], 219: ['restart'], 61: ['children'], 247: ['children'], 202: ['lock'], 449: ['lock'],
     43: ['accept'], 288: ['accept'], 42: ['network'], 45: ['network'], 47: ['network'], 299: ['network'],
   },
   arm64: {
-    63: ['read'], 65: ['read'], 73: ['poll', { arg: 3, type: 'ptr' }], 72: ['select', { arg: 5, type: 'ptr' }],
+    63: ['read'], 65: ['read'], 64: ['write'], 66: ['write'], 68: ['write'], 70: ['write'], 73: ['poll', { arg: 3, type: 'ptr' }], 72: ['select', { arg: 5, type: 'ptr' }],
     22: ['epoll', { arg: 4, type: 'int' }], 441: ['epoll', { arg: 4, type: 'ptr' }], 101: ['sleep'], 115: ['sleep'], 128: ['restart'],
     260: ['children'], 95: ['children'], 98: ['lock'], 449: ['lock'], 202: ['accept'], 242: ['accept'], 203: ['network'],
     207: ['network'], 212: ['network'], 243: ['network'],
@@ -86,6 +89,7 @@ export function decodeSyscall(arch: string, line: string | null): Syscall | null
   const timed = limit ? (limit.type === 'ptr' ? arg(limit.arg) !== 0n : (arg(limit.arg) & 0x80000000n) === 0n) : false;
   switch (shape) {
     case 'read': return { call: 'read', fd: Number(arg(1) & 0xffffffffn), timed: false };
+    case 'write': return { call: 'write', fd: Number(arg(1) & 0xffffffffn) };
     case 'epoll': return { call: 'epoll', fd: Number(arg(1) & 0xffffffffn), timed };
     case 'poll': return { call: 'poll', addr: arg(1), count: Number(arg(2) & 0xffffn), timed };
     case 'select': return { call: 'select', addrs: [arg(2), arg(3), arg(4)], count: Number(arg(1) & 0xffffn), timed };

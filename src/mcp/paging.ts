@@ -5,11 +5,13 @@ import { renderPlain, tailLines } from '../core/log-render.js';
 export const DEFAULT_MAX_BYTES = 16 * 1024;
 export const MAX_MAX_BYTES = 1024 * 1024;
 
-/** A page of output bytes as the daemon answered it: absolute offsets of where it lies. */
+/** A page of output bytes as the daemon answered it: absolute offsets of where it lies, and whether more can be read after it. */
 export interface RawPage {
   data: Buffer;
   offset: number;
   nextOffset: number;
+  /** More can be read from `nextOffset` now (`moreFollows`, core/page-bounds.ts). */
+  more: boolean;
 }
 
 /** Fetches up to `limit` bytes from absolute `sinceOffset` (clamped by the daemon to what is kept). */
@@ -24,61 +26,25 @@ export interface OutputPage {
   offset: number;
   /** Where the next page starts: pass it as `sinceOffset`. */
   nextOffset: number;
-  /** More output follows `nextOffset` (the page stopped at `maxBytes`). */
+  /** More output can be read from `nextOffset` now: page while it is true (ADR 0052). */
+  more: boolean;
+  /** The old name of `more`, kept for one release (ADR 0052). */
   truncated: boolean;
   /** Bytes between the asked `sinceOffset` and `offset` that are not in the answer (dropped by the log cap, or before a tail). */
   skippedBytes: number;
 }
 
-const INCOMPLETE_ESCAPE = /\x1b(?:\[[0-?]*[ -/]*|\][^\x07\x1b]*|[PX^_][^\x1b]*)?$/;
-
 /**
- * Where a full page may end so that it renders on its own: after its last newline when that
- * keeps at least half of it, else before a character or an escape sequence that the page cut.
- * Only when the page's bytes are its offsets' (amux's markers, removed by the daemon, make them
- * differ; those pages are left whole).
+ * Where a page may end so that its plain text shows whole lines: after its last newline when that
+ * keeps at least half of it. Only when the page's bytes are its offsets' (amux's markers, removed
+ * by the daemon, make them differ; those pages are left whole). The daemon already ends a page
+ * before an escape sequence or a character it would split (ADR 0031).
  */
 export function alignedLength(page: RawPage): number {
   const { data } = page;
   if (page.nextOffset - page.offset !== data.length || data.length === 0) return data.length;
   const nl = data.lastIndexOf(0x0a);
-  if (nl + 1 >= data.length / 2) return nl + 1;
-  let end = data.length;
-  const tail = data.subarray(Math.max(0, end - 64)).toString('latin1');
-  const esc = INCOMPLETE_ESCAPE.exec(tail);
-  if (esc) end -= tail.length - esc.index;
-  // Back over UTF-8 continuation bytes to the lead byte; keep the character only when it is whole.
-  let lead = end - 1;
-  while (lead > 0 && end - lead < 4 && (data[lead]! & 0xc0) === 0x80) lead--;
-  if (lead >= 0 && lead < end) {
-    const b = data[lead]!;
-    const need = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1;
-    if (end - lead < need) end = lead;
-  }
-  return end > 0 ? end : data.length;
-}
-
-/**
- * A page within `maxBytes`. For a small `maxBytes` the daemon answers more: a page that starts with
- * what may be one of amux's job markers runs up to MAX_MARK bytes further, and a marker in it is
- * removed, so that its bytes are no longer its offsets'. Such a page is cut at `maxBytes` when the
- * bytes read from there on are the rest of it (no marker before the cut), or else read again from
- * after a marker at its start; failing both it is answered whole.
- */
-export async function withinBudget(fetch: FetchPage, page: RawPage, maxBytes: number): Promise<RawPage> {
-  if (page.data.length <= maxBytes) return page;
-  const head = (p: RawPage): RawPage => (p.data.length <= maxBytes ? p : { data: p.data.subarray(0, maxBytes), offset: p.offset, nextOffset: p.offset + maxBytes });
-  if (page.nextOffset - page.offset === page.data.length) return head(page);
-  const continues = (p: RawPage, from: number, rest: Buffer) => p.offset === from && p.data.length > 0 && rest.subarray(0, p.data.length).equals(p.data.subarray(0, rest.length));
-  const probe = await fetch(page.offset + maxBytes, maxBytes);
-  if (continues(probe, page.offset + maxBytes, page.data.subarray(maxBytes))) return head(page);
-  // The bytes between page.offset and `after` were a marker: nothing visible is skipped.
-  const after = page.nextOffset - page.data.length;
-  const again = await fetch(after, maxBytes);
-  if (continues(again, after, page.data) && again.nextOffset - again.offset === again.data.length) return { ...head(again), offset: page.offset };
-  // The daemon took a whole escape sequence or marker that a smaller page would split (ADR 0031):
-  // keep the budget, counting the dropped tail back from the page's end (the hidden bytes came first).
-  return { data: page.data.subarray(0, maxBytes), offset: page.offset, nextOffset: page.nextOffset - (page.data.length - maxBytes) };
+  return nl + 1 >= data.length / 2 ? nl + 1 : data.length;
 }
 
 function encode(data: Buffer, raw: boolean): { text: string; encoding: 'utf8' | 'base64' } {
@@ -88,7 +54,9 @@ function encode(data: Buffer, raw: boolean): { text: string; encoding: 'utf8' | 
 
 /**
  * One page of output within `maxBytes`: from `sinceOffset` (default: the oldest byte kept), or
- * with `tailLines` the last lines of the newest `maxBytes`. Nothing is lost silently: what was
+ * with `tailLines` the last lines of the newest `maxBytes`. The daemon's page holds at most
+ * `maxBytes` bytes (a job marker counts, though it is not shown), or one escape sequence or
+ * character alone when it is longer (ADR 0031, ADR 0052). Nothing is lost silently: what was
  * skipped and whether more follows are in the answer.
  */
 export async function readPage(fetch: FetchPage, q: { sinceOffset?: number; maxBytes?: number; tailLines?: number; raw?: boolean }): Promise<OutputPage> {
@@ -97,16 +65,17 @@ export async function readPage(fetch: FetchPage, q: { sinceOffset?: number; maxB
   if (q.tailLines !== undefined) {
     const end = (await fetch(Number.MAX_SAFE_INTEGER, 0)).offset;
     const from = Math.max(q.sinceOffset ?? 0, end - maxBytes);
-    const page = await withinBudget(fetch, await fetch(from, maxBytes), maxBytes);
+    const page = await fetch(from, maxBytes);
     const { text, encoding } = encode(page.data, raw);
     const lines = encoding === 'utf8' ? tailLines(text, q.tailLines) : text;
-    return { text: lines, encoding, offset: page.offset, nextOffset: page.nextOffset, truncated: false, skippedBytes: page.offset - (q.sinceOffset ?? 0) };
+    return { text: lines, encoding, offset: page.offset, nextOffset: page.nextOffset, more: page.more, truncated: page.more, skippedBytes: page.offset - (q.sinceOffset ?? 0) };
   }
   const since = q.sinceOffset ?? 0;
-  const page = await withinBudget(fetch, await fetch(since, maxBytes), maxBytes);
-  const full = page.nextOffset - page.offset >= maxBytes;
-  const length = full ? alignedLength(page) : page.data.length;
+  const page = await fetch(since, maxBytes);
+  // A page with more after it ends after its last newline instead, when that keeps half of it.
+  const length = page.more ? alignedLength(page) : page.data.length;
   const data = page.data.subarray(0, length);
   const nextOffset = length === page.data.length ? page.nextOffset : page.offset + length;
-  return { ...encode(data, raw), offset: page.offset, nextOffset, truncated: full, skippedBytes: Math.max(0, page.offset - since) };
+  const more = page.more || length < page.data.length;
+  return { ...encode(data, raw), offset: page.offset, nextOffset, more, truncated: more, skippedBytes: Math.max(0, page.offset - since) };
 }

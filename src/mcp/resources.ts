@@ -1,10 +1,9 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import {
-  ErrorCode, ListResourcesRequestSchema, ListResourceTemplatesRequestSchema, McpError, ReadResourceRequestSchema, type Resource,
-} from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, ListResourcesRequestSchema, ListResourceTemplatesRequestSchema, type Resource } from '@modelcontextprotocol/sdk/types.js';
 import type { Client } from '../client/client.js';
 import { isTerminal } from '../core/status.js';
 import { toAmuxError } from '../errors.js';
+import { invalidParams, kindOf, onRequest, RpcError } from './rpc.js';
 
 /*
  * amux's MCP resources (README "Agents"): `amux://sessions/{id}`, a session's record, and
@@ -19,25 +18,26 @@ export const RESOURCE_NOT_FOUND = -32002;
 const SESSION_URI = /^amux:\/\/sessions\/([^/]+)(\/screen)?$/;
 
 /** The session a resource URI names, and whether it is the screen; a bad URI is an invalid-params error. */
-export function sessionOfUri(uri: string): { ref: string; screen: boolean } {
+export function sessionOfUri(uri: unknown): { ref: string; screen: boolean } {
+  if (typeof uri !== 'string') throw invalidParams(`params.uri must be a resource URI (amux://sessions/{id}), not ${kindOf(uri)}`);
   const m = SESSION_URI.exec(uri);
-  if (!m) throw new McpError(ErrorCode.InvalidParams, `not an amux resource: ${uri} (use amux://sessions/{id} or amux://sessions/{id}/screen)`);
+  if (!m) throw invalidParams(`not an amux resource: ${uri} (use amux://sessions/{id} or amux://sessions/{id}/screen)`);
   let ref: string;
   try {
     ref = decodeURIComponent(m[1]!);
   } catch {
-    throw new McpError(ErrorCode.InvalidParams, `not an amux resource: ${uri} (a malformed %-escape)`);
+    throw invalidParams(`not an amux resource: ${uri} (a malformed %-escape)`);
   }
   return { ref, screen: m[2] !== undefined };
 }
 
 /** An amux error as the JSON-RPC error of a resource request. */
-export function resourceError(err: unknown): McpError {
-  if (err instanceof McpError) return err;
+export function resourceError(err: unknown): RpcError {
+  if (err instanceof RpcError) return err;
   const e = toAmuxError(err);
   const code = e.code === 'session_not_found' || e.code === 'not_found' ? RESOURCE_NOT_FOUND
     : e.exitCode === 2 || e.code === 'ambiguous_id' || e.code === 'invalid_state' ? ErrorCode.InvalidParams : ErrorCode.InternalError;
-  return new McpError(code, e.message, { code: e.code });
+  return new RpcError(code, e.message, { code: e.code });
 }
 
 async function mapped<T>(fn: () => Promise<T>): Promise<T> {
@@ -69,9 +69,9 @@ export function serveResources(server: Server, client: Client): void {
     }
     return { resources };
   }));
-  server.setRequestHandler(ReadResourceRequestSchema, (req, extra) => mapped(async () => {
-    const { uri } = req.params;
-    const { ref, screen } = sessionOfUri(uri);
+  onRequest(server, 'resources/read', (params, extra) => mapped(async () => {
+    const { ref, screen } = sessionOfUri(params.uri);
+    const uri = params.uri as string;
     const c = client.withSignal(extra.signal);
     if (screen) return { contents: [{ uri, mimeType: 'text/plain', text: (await c.sessions.screen(ref)).screen }] };
     const { session } = await c.sessions.inspect(ref);

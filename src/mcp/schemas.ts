@@ -45,7 +45,10 @@ export const textIn = z.string().describe("where this output's text is: 'content
 export const pageOut = z.object({
   textIn,
   encoding: z.enum(['utf8', 'base64']),
-  offset: z.number().int(), nextOffset: z.number().int(), truncated: z.boolean(), skippedBytes: z.number().int(),
+  offset: z.number().int(), nextOffset: z.number().int(),
+  more: z.boolean().describe('more output can be read from nextOffset now: page while it is true'),
+  truncated: z.boolean().describe('the old name of more, kept for one release'),
+  skippedBytes: z.number().int(),
 });
 /** The newest bytes of a job stream (exec), without their text. */
 export const tailOut = z.object({
@@ -58,18 +61,25 @@ const waitResult = z.object({
 });
 export const waitOut = z.object({ done: z.boolean(), cursor: z.string(), results: z.array(waitResult) });
 
-const done = z.boolean().describe('false: budgetMs ran out first (call wait with cursor); true: finished');
+const done = z.boolean().describe('false: budgetMs ran out first, or (with input) the command waits for input; call wait with cursor. true: finished');
 const cursor = z.string().optional().describe('with done: false, pass to wait to go on without missing a change');
 
+/** A run or job that waits for input: it still runs, its session is idle (README "Agents"). */
+const inputOut = z.object({
+  status: z.string(), reason: nullableString, screen: z.string().describe("the screen's last lines: what it asks"),
+}).optional().describe('with done: false, the command waits for input (a prompt): answer with send, then wait with cursor');
+
 export const runOut = z.object({
-  done: done.optional(), cursor, session: sessionOut, exitCode: nullableInt.optional(), output: pageOut.optional(),
+  done: done.optional(), cursor, session: sessionOut, exitCode: nullableInt.optional(), output: pageOut.optional(), input: inputOut,
 });
 export const execOut = z.object({
   done, cursor, jobId: z.string(), sessionId: z.string(), status: z.string(), exitCode: nullableInt.optional(),
   signal: nullableString.optional(), error: nullableString.optional(), durationMs: z.number().optional(),
-  stdout: tailOut.optional(), stderr: tailOut.optional(),
+  stdout: tailOut.optional(), stderr: tailOut.optional(), input: inputOut,
   stdin: z.object({
-    bytes: z.number().int().describe('bytes of stdin the job took'), of: z.number().int().describe('bytes given'),
+    written: z.number().int().describe("bytes written to the job's stdin pipe: all of them once it read to the end (eof); a job that ended early may not have read the last 64 KiB"),
+    bytes: z.number().int().describe('the old name of written, kept for one release'),
+    of: z.number().int().describe('bytes given'),
     eof: z.boolean().describe('the job got all of it and then EOF'), note: z.string().optional(),
   }).optional(),
 });

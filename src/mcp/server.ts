@@ -1,10 +1,10 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { SubscribeRequestSchema, UnsubscribeRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Client } from '../client/client.js';
 import { VERSION } from '../version.js';
 import type { ToolContext } from './context.js';
 import { findOwnSession } from './own-session.js';
 import { resourceError, serveResources } from './resources.js';
+import { onRequest } from './rpc.js';
 import { Subscriptions } from './subscriptions.js';
 import { serveTools } from './toolkit.js';
 import { stackTools } from './stack-tools.js';
@@ -29,14 +29,14 @@ export function createMcpServer(client: Client, ctx: ToolContext): { server: Ser
   serveTools(server, client, [...amuxTools(ctx), ...stackTools(ctx, () => client.withSignal(ctx.closing))]);
   serveResources(server, client);
   const subscriptions = new Subscriptions(client, (uri) => server.sendResourceUpdated({ uri }));
-  server.setRequestHandler(SubscribeRequestSchema, async (req) => {
-    await subscriptions.subscribe(req.params.uri).catch((err: unknown) => {
+  onRequest(server, 'resources/subscribe', async (params) => {
+    await subscriptions.subscribe(params.uri).catch((err: unknown) => {
       throw resourceError(err);
     });
     return {};
   });
-  server.setRequestHandler(UnsubscribeRequestSchema, async (req) => {
-    subscriptions.unsubscribe(req.params.uri);
+  onRequest(server, 'resources/unsubscribe', async (params) => {
+    if (typeof params.uri === 'string') subscriptions.unsubscribe(params.uri);
     return {};
   });
   return { server, subscriptions };

@@ -12,7 +12,7 @@ export function sessionPages(client: Client, ref: string, job?: number): FetchPa
     const res = await client.sessions.logs(ref, { sinceOffset, limit, job });
     const data = await readBody(res);
     const p = pageInfo(res.headers);
-    return { data, offset: p.offset, nextOffset: p.nextOffset };
+    return { data, offset: p.offset, nextOffset: p.nextOffset, more: p.more };
   };
 }
 
@@ -22,7 +22,7 @@ export function jobPages(client: Client, id: string, stream: 'stdout' | 'stderr'
     const res = await client.jobs.output(id, { stream, sinceOffset, limit });
     const data = await readBody(res);
     const p = pageInfo(res.headers);
-    return { data, offset: p.offset, nextOffset: p.nextOffset };
+    return { data, offset: p.offset, nextOffset: p.nextOffset, more: p.more };
   };
 }
 
@@ -30,5 +30,6 @@ export function jobPages(client: Client, id: string, stream: 'stdout' | 'stderr'
 export async function streamTail(client: Client, job: JobView, stream: 'stdout' | 'stderr', max: number) {
   const total = (stream === 'stdout' ? job.stdoutBytes : job.stderrBytes) ?? 0;
   const page = await readPage(jobPages(client, job.id, stream), { sinceOffset: Math.max(0, total - max), maxBytes: max });
-  return { text: page.text, bytes: total, offset: page.offset, omittedBytes: page.offset, truncated: page.truncated };
+  // Not all of the stream is in the answer: older bytes were left out, or a newer page follows.
+  return { text: page.text, bytes: total, offset: page.offset, omittedBytes: page.offset, truncated: page.offset > 0 || page.more };
 }

@@ -2,14 +2,15 @@ import { z } from 'zod';
 import type { Client } from '../client/client.js';
 import { bringUp, type UpResult } from '../cli/stack/bring-up.js';
 import { prepareStack } from '../cli/stack/prepare.js';
-import { stackName } from '../cli/stack/load.js';
+import { stackOf } from '../cli/stack/load.js';
 import { STACK_LABEL } from '../cli/stack/spec.js';
 import { stopSessions } from '../cli/stack/stop.js';
+import { AmuxError } from '../errors.js';
 import type { SessionView } from '../protocol/sessions.js';
 import { brief, type ToolContext } from './context.js';
 import { sessionOut } from './schemas.js';
 import { defineTool, type ToolSpec } from './toolkit.js';
-import { DEFAULT_BUDGET_MS, MAX_BUDGET_MS } from './wait.js';
+import { DEFAULT_BUDGET_MS, MAX_BUDGET_MS, withProgress } from './wait.js';
 
 type State = 'waiting' | 'started' | 'ready' | 'failed' | 'not started';
 const STATES = ['waiting', 'started', 'ready', 'failed', 'not started'] as const;
@@ -49,7 +50,7 @@ export function stackTools(ctx: ToolContext, serverClient: () => Client): ToolSp
         sessions: z.array(z.object({ key: z.string(), state: z.enum(STATES), reason: z.string().nullable(), session: sessionOut.nullable() })),
       }),
       annotations: destructive,
-      async run(a) {
+      async run(a, { client: callClient, extra }) {
         const client = serverClient();
         const p = await prepareStack(client, { cwd: ctx.cwd, file: a.file, project: a.project, services: a.sessions ?? [], env: ctx.env, umask: process.umask() });
         let run = runs.get(p.name);
@@ -73,9 +74,15 @@ export function stackTools(ctx: ToolContext, serverClient: () => Client): ToolSp
         }
         const budget = a.budgetMs ?? DEFAULT_BUDGET_MS;
         let timer: NodeJS.Timeout | undefined;
-        await Promise.race([run.done.catch(() => undefined), new Promise((r) => (timer = setTimeout(r, budget)))]);
+        const waited = Promise.race([run.done.catch(() => undefined), new Promise((r) => (timer = setTimeout(r, budget)))]);
+        await withProgress(extra, budget, `bringing up stack ${p.name}`, waited);
         clearTimeout(timer);
-        const sessions = [...run.states].map(([key, v]) => ({ key, state: v.state, reason: v.reason, session: v.session && brief(v.session) }));
+        // Each session as it is now, not as it was when it started (a migration has completed since).
+        const now = new Map((await callClient.sessions.list({ label: [`${STACK_LABEL}=${p.name}`], all: true })).map((s) => [s.id, s]));
+        const sessions = [...run.states].map(([key, v]) => {
+          const session = v.session && (now.get(v.session.id) ?? v.session);
+          return { key, state: v.state, reason: v.reason, session: session && brief(session) };
+        });
         const failure = run.result?.failure ?? null;
         return { stack: p.name, done: run.result !== null, ok: run.result !== null && failure === null, failure, sessions };
       },
@@ -84,16 +91,19 @@ export function stackTools(ctx: ToolContext, serverClient: () => Client): ToolSp
     defineTool({
       name: 'down',
       title: 'Bring a stack down',
-      description: 'Stop and remove every session of a stack (label stack=NAME), dependents first.',
+      description: 'Stop and remove every session of a stack (label stack=NAME), dependents first. A stack with no session is an error.',
       input: z.strictObject({
-        project: z.string().optional().describe("the stack's name (default: the name of this server's directory)"),
+        file: z.string().optional().describe("the stack file, whose directory names the stack, as with up (the file is not read)"),
+        project: z.string().optional().describe("the stack's name (default: the name of the stack file's directory)"),
       }),
       output: z.object({ stack: z.string(), removed: z.array(z.string()) }),
       annotations: destructive,
       async run(a, { client }) {
-        const name = stackName(ctx.cwd, a.project);
+        const name = stackOf(ctx.cwd, a.file, a.project);
+        const sessions = await client.sessions.list({ label: [`${STACK_LABEL}=${name}`] });
+        if (sessions.length === 0) throw new AmuxError('not_found', `no stack '${name}': no session has the label ${STACK_LABEL}=${name} (list shows the sessions; up starts a stack)`);
         const removed: string[] = [];
-        await stopSessions(client, await client.sessions.list({ label: [`${STACK_LABEL}=${name}`] }), (s) => removed.push(s.name ?? s.id));
+        await stopSessions(client, sessions, (s) => removed.push(s.name ?? s.id));
         return { stack: name, removed };
       },
     }),

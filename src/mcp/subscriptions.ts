@@ -26,10 +26,11 @@ export class Subscriptions {
     private readonly notify: (uri: string) => Promise<void>,
   ) {}
 
-  async subscribe(uri: string): Promise<void> {
-    const { session } = await this.client.sessions.inspect(sessionOfUri(uri).ref);
+  async subscribe(uri: unknown): Promise<void> {
+    const { ref } = sessionOfUri(uri);
+    const { session } = await this.client.sessions.inspect(ref);
     const uris = this.bySession.get(session.id) ?? new Set<string>();
-    uris.add(uri);
+    uris.add(uri as string);
     this.bySession.set(session.id, uris);
     await this.follow();
   }

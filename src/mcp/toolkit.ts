@@ -1,11 +1,11 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import {
-  CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool, type ToolAnnotations,
-} from '@modelcontextprotocol/sdk/types.js';
+import { ListToolsRequestSchema, type CallToolResult, type Tool, type ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { Client } from '../client/client.js';
 import { AmuxError, toAmuxError } from '../errors.js';
 import { ERROR_CODES } from '../protocol/errors.js';
+import { invalidParams, kindOf, onRequest } from './rpc.js';
+import { inMcpWords } from './words.js';
 import type { Extra } from './wait.js';
 
 /*
@@ -43,10 +43,11 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(spec: T
 export function toolError(err: unknown): CallToolResult {
   const e = toAmuxError(err);
   const exitCode = ERROR_CODES[e.code].exit;
+  const message = inMcpWords(e.message);
   return {
     isError: true,
-    content: [{ type: 'text', text: `${e.message} (amux error ${e.code})` }],
-    structuredContent: { error: { code: e.code, message: e.message, exitCode } },
+    content: [{ type: 'text', text: `${message} (amux error ${e.code})` }],
+    structuredContent: { error: { code: e.code, message, exitCode } },
   };
 }
 
@@ -93,10 +94,16 @@ export function serveTools(server: Server, client: Client, tools: readonly ToolS
   }));
   server.registerCapabilities({ tools: {} });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
-  server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
-    const tool = byName.get(req.params.name);
-    if (!tool) throw new McpError(ErrorCode.InvalidParams, `no tool '${req.params.name}'; the tools are ${[...byName.keys()].join(', ')}`);
-    return callTool(tool, req.params.arguments ?? {}, client, extra);
+  const names = `the tools are ${[...byName.keys()].join(', ')}`;
+  onRequest(server, 'tools/call', async (params, extra) => {
+    const { name, arguments: args } = params;
+    if (typeof name !== 'string') throw invalidParams(`tools/call needs params.name, the tool to call (${names}), and params.arguments, an object`);
+    const tool = byName.get(name);
+    if (!tool) throw invalidParams(`no tool '${name}'; ${names}`);
+    if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) {
+      throw invalidParams(`the arguments of ${name} must be an object (or left out), not ${kindOf(args)}`);
+    }
+    return callTool(tool, args ?? {}, client, extra);
   });
 }
 

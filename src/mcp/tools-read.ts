@@ -42,8 +42,10 @@ export function readTools(): ToolSpec[] {
       title: 'Read output',
       description: "A page of a session's terminal output, or of a job's stdout or stderr, within maxBytes: plain text (escapes removed) unless raw. "
         + 'The text is in a content block of its own (textIn says which). '
-        + 'Page with sinceOffset = the previous nextOffset while truncated is true; skippedBytes counts bytes before offset that are not in the answer '
-        + '(dropped by the log cap, or before a tail). tailLines gives the last lines of the newest maxBytes instead. Offsets are absolute: '
+        + 'Page with sinceOffset = the previous nextOffset while more is true (truncated is its old name); a page can be shorter than maxBytes, '
+        + 'or empty, and still have more after it. skippedBytes counts bytes before offset that are not in the answer '
+        + "(dropped by the cap: a session's log keeps its newest logCap bytes, 8 MiB by default; a job's stream its newest 1 MiB; or before a tail). "
+        + 'tailLines gives the last lines of the newest maxBytes instead. Offsets are absolute: '
         + "a send receipt's offset reads the reply to that input.",
       input: z.strictObject({
         target: z.string().min(1).describe('a session reference, or a job id job-<session>-<n>'),
@@ -93,7 +95,8 @@ export function readTools(): ToolSpec[] {
     defineTool({
       name: 'jobs',
       title: 'List jobs',
-      description: "A session's jobs (exec runs; job 1 is a command session's own command), newest first, with status, exit code and output sizes.",
+      description: "A session's jobs (exec runs; job 1 is a command session's own command), newest first, with status, exit code and output sizes "
+        + '(bytes written; the newest 1 MiB of each stream is kept: stdoutTruncated and stderrTruncated say when older bytes were dropped).',
       input: z.strictObject({
         session: sessionRef,
         status: z.array(z.enum(['running', 'completed', 'failed', 'killed'])).optional().describe('only these statuses'),

@@ -30,7 +30,7 @@ const TARGET_TTL_MS = 1000;
 
 function readTargets(pid: number, call: Syscall): Target[] | null {
   switch (call.call) {
-    case 'read': return targetsOf(pid, [call.fd]);
+    case 'read': case 'write': return targetsOf(pid, [call.fd]);
     case 'epoll': return epollTargets(pid, call.fd, 1);
     case 'poll': return targetsOf(pid, readPollSet(pid, call.addr, call.count) ?? openFds(pid));
     case 'select': return targetsOf(pid, readSelectSet(pid, call.addrs, call.count) ?? openFds(pid));

@@ -48,10 +48,15 @@ function waitOf(pid: number, task: string, tid: number, arch: string): Wait {
       case 'restart': return lastWaits.get(tid) ?? { wait: 'timer', on: null }; // nanosleep is what most programs resume
       case 'sleep': return remember(tid, { wait: 'timer', on: null });
       case 'other': return remember(tid, { wait: call.wait, on: null });
+      // Blocked writing: to the terminal, output it has not taken yet; else (a pipe) as its wait channel says.
+      case 'write':
+        if (waitTargets(pid, call, `${tid} ${line}`)?.includes('terminal')) return remember(tid, { wait: 'output', on: null });
+        break;
       default: return remember(tid, { wait: 'descriptors', on: waitTargets(pid, call, `${tid} ${line}`), timed: call.timed });
     }
   }
   const kind = waitKind(read(`${task}/wchan`));
+  if (call?.call === 'write') return kind === 'descriptors' || kind === 'unknown' ? { wait: 'unknown', on: null } : remember(tid, { wait: kind, on: null });
   if (kind === 'descriptors') return { wait: kind, on: openTargets(pid) };
   return kind === 'unknown' ? { wait: kind, on: null } : remember(tid, { wait: kind, on: null });
 }

@@ -38,6 +38,8 @@ export const PAGE_HEADERS = {
   truncated: 'x-amux-truncated',
   /** Bytes the stream received in all (job streams). */
   total: 'x-amux-total',
+  /** More can be read from the next offset now (ADR 0052); a page can end short of its limit, or be empty, and still have more after it. */
+  more: 'x-amux-more',
 } as const;
 
 /** Where a page lies, read from its headers (`nextOffset` and `total` are NaN when absent). */
@@ -46,6 +48,7 @@ export interface PageInfo {
   nextOffset: number;
   truncated: boolean;
   total: number;
+  more: boolean;
 }
 
 export function pageInfo(headers: Record<string, string | undefined>): PageInfo {
@@ -54,5 +57,6 @@ export function pageInfo(headers: Record<string, string | undefined>): PageInfo 
     nextOffset: Number(headers[PAGE_HEADERS.nextOffset]),
     truncated: headers[PAGE_HEADERS.truncated] === 'true',
     total: Number(headers[PAGE_HEADERS.total]),
+    more: headers[PAGE_HEADERS.more] === 'true',
   };
 }

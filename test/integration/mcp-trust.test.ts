@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { unitEnd } from '../../src/core/page-bounds.js';
 import { amuxHome, BIN, sleep } from '../helpers/amux.js';
 import { call, callFailure, connect, idleShell, mcpEnv, sockets, until } from '../helpers/mcp.js';
 
@@ -33,7 +34,7 @@ describe('amux mcp under careless clients', () => {
     }
     const fed = await call(c, 'exec', { session: id, command: 'wc -c', stdin: 'abc\n' });
     assert.equal(fed.stdout.text.trim(), '4');
-    assert.deepEqual(fed.stdin, { bytes: 4, of: 4, eof: true });
+    assert.deepEqual(fed.stdin, { written: 4, bytes: 4, of: 4, eof: true });
     assert.ok((await call(c, 'list', {})).sessions.length > 0, 'still serving');
   });
 
@@ -93,11 +94,12 @@ describe('amux mcp under careless clients', () => {
         let since = 0;
         for (let pages = 0; pages < 2000; pages++) {
           const p = await call(c, 'read_output', { target: s.session.id, sinceOffset: since, maxBytes, raw });
-          const size = p.encoding === 'base64' ? Buffer.from(p.text, 'base64').length : Buffer.byteLength(p.text);
-          assert.ok(size <= maxBytes, `maxBytes ${maxBytes} raw ${raw}: a page of ${size} bytes at ${since}`);
-          assert.ok(p.nextOffset > since || !p.truncated, 'pages go on');
+          const bytes = p.encoding === 'base64' ? Buffer.from(p.text, 'base64') : Buffer.from(p.text);
+          // A raw page is one escape sequence or character whole when that alone is longer than maxBytes (ADR 0052).
+          assert.ok(bytes.length <= maxBytes || (raw && unitEnd(bytes, 0) === bytes.length), `maxBytes ${maxBytes} raw ${raw}: a page of ${bytes.length} bytes at ${since}`);
+          assert.ok(p.nextOffset > since || !p.more, 'pages go on');
           since = p.nextOffset;
-          if (!p.truncated) break;
+          if (!p.more) break;
         }
       }
     }

@@ -220,7 +220,7 @@ describe('amux mcp', () => {
     assert.match(await callError(c, 'wait', { ids: [] }), /ids/);
     assert.match(await callError(c, 'wait', { ids: ['nope-nope'] }), /session_not_found/);
     assert.match(await callError(c, 'wait', { ids: ['x'], cursor: 'bogus' }), /cursor 'bogus' is not one this server gave/);
-    assert.match(await callError(c, 'wait', { ids: ['x'], until: 'sleeping' }), /unknown --until 'sleeping'.*invalid_argument/);
+    assert.match(await callError(c, 'wait', { ids: ['x'], until: 'sleeping' }), /unknown until 'sleeping'.*invalid_argument/);
     const shell = await call(c, 'run', {});
     assert.match(await callError(c, 'read_output', { target: shell.session.id, stream: 'stdout' }), /stream is for job ids.*invalid_argument/);
     assert.match(await callError(c, 'send', { session: shell.session.id }), /either text or keys/);

@@ -24,6 +24,9 @@ describe('judgeForeground', () => {
     assert.deepEqual(judge([proc({ state: 'D', wait: 'disk' })]), { verdict: 'working', reason: 'disk' });
     assert.deepEqual(judge([proc({ wait: 'timer' })]), { verdict: 'working', reason: 'sleeping' });
     assert.deepEqual(judge([proc({ wait: 'network' })]), { verdict: 'working', reason: 'network' });
+    // Blocked writing to the terminal (`cat big.txt`): output the terminal has not taken yet, even beside a reader of it.
+    assert.deepEqual(judge([proc({ wait: 'output' })]), { verdict: 'working', reason: 'writing output' });
+    assert.deepEqual(judge([proc({ wait: 'output' }), proc({ pid: 2, wait: 'descriptors', on: ['terminal'] })]), { verdict: 'working', reason: 'writing output' });
   });
 
   test('what descriptors a wait is on: a listening socket serves, inotify follows, a socket alone is the network', () => {

@@ -1,15 +1,23 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { moreFollows, pageEnd, unitEnd } from '../../src/core/page-bounds.js';
 import { alignedLength, readPage, type FetchPage } from '../../src/mcp/paging.js';
 import { decodeCursor, encodeCursor } from '../../src/mcp/wait.js';
 import { AmuxError } from '../../src/errors.js';
 
-/** A log held in memory, paged as the daemon pages: absolute offsets, clamped to what is kept. */
+/**
+ * A log held in memory, paged as the daemon pages (ADR 0031, ADR 0052): absolute offsets, clamped
+ * to what is kept; a page ends before a sequence or character it would split, or holds that one
+ * alone, and `more` is `moreFollows` (the next offset below the end).
+ */
 function memoryLog(bytes: Buffer, first = 0): FetchPage {
   return async (since, limit) => {
-    const start = Math.min(Math.max(since, first), first + bytes.length);
-    const data = bytes.subarray(start - first, Math.min(bytes.length, start - first + limit));
-    return { data, offset: start, nextOffset: start + data.length };
+    const start = Math.min(Math.max(since, first), first + bytes.length) - first;
+    const read = bytes.subarray(start, start + limit);
+    let length = start + read.length >= bytes.length ? read.length : pageEnd(read, 0);
+    if (length === 0 && read.length > 0) length = unitEnd(bytes.subarray(start), 0);
+    const data = read.length === length ? read : bytes.subarray(start, start + length);
+    return { data, offset: first + start, nextOffset: first + start + length, more: moreFollows(start + length, bytes.length) };
   };
 }
 
@@ -21,9 +29,10 @@ async function readAll(fetch: FetchPage, maxBytes: number, raw = false): Promise
     const p = await readPage(fetch, { sinceOffset: since, maxBytes, raw });
     text += p.encoding === 'base64' ? Buffer.from(p.text, 'base64').toString('latin1') : p.text;
     pages++;
-    assert.ok(p.nextOffset > since || !p.truncated, 'every page advances');
+    assert.equal(p.truncated, p.more, 'truncated is the old name of more');
+    assert.ok(p.nextOffset > since || !p.more, 'every page advances');
     since = p.nextOffset;
-    if (!p.truncated) return { text, pages };
+    if (!p.more) return { text, pages };
   }
 }
 
@@ -39,15 +48,28 @@ describe('read_output paging', () => {
     assert.doesNotMatch(whole, /\x1b|\r/);
   });
 
-  test('a long line is cut before a split character or escape sequence, never inside', () => {
-    const page = (s: string) => ({ data: Buffer.from(s), offset: 0, nextOffset: Buffer.byteLength(s) });
-    const euro = Buffer.from('aaaa€'); // € is 3 bytes
-    assert.equal(alignedLength({ data: euro.subarray(0, 6), offset: 0, nextOffset: 6 }), 4);
-    assert.equal(alignedLength(page('aaaaaaaa\x1b[3')), 8);
-    assert.equal(alignedLength(page('aaaaaaaa\x1b[31m')), 13);
+  test('a page that the daemon ended short of maxBytes still says more follows (it never stops early)', async () => {
+    // 4 bytes of 'aaa€' fit, but the daemon ends before the split €: a short page, and more after it.
+    const bytes = Buffer.from('aaa€'.repeat(2000));
+    const { text, pages } = await readAll(memoryLog(bytes), 4);
+    assert.equal(text, bytes.toString());
+    assert.equal(pages, 4000);
+  });
+
+  test('a page with no visible byte (a job marker) is empty, with more after it', async () => {
+    const fetch: FetchPage = async (since) => (since < 40
+      ? { data: Buffer.alloc(0), offset: since, nextOffset: 40, more: true }
+      : { data: Buffer.from('after\n'), offset: since, nextOffset: 46, more: false });
+    const first = await readPage(fetch, { sinceOffset: 0, maxBytes: 5 });
+    assert.deepEqual({ text: first.text, nextOffset: first.nextOffset, more: first.more }, { text: '', nextOffset: 40, more: true });
+    assert.equal((await readPage(fetch, { sinceOffset: 40, maxBytes: 5 })).text, 'after\n');
+  });
+
+  test('alignedLength: after the last newline when that keeps half the page; pages with hidden markers whole', () => {
+    const page = (s: string) => ({ data: Buffer.from(s), offset: 0, nextOffset: Buffer.byteLength(s), more: true });
     assert.equal(alignedLength(page('x\naaaaaaaaaaaaaaaaaaaa\nb')), 23);
-    // Marker bytes removed by the daemon: offsets and bytes differ, the page is kept whole.
-    assert.equal(alignedLength({ data: Buffer.from('ab\ncdefgh'), offset: 0, nextOffset: 40 }), 9);
+    assert.equal(alignedLength(page('x\naaaaaaaaaaaaaaaaaaaab')), 23);
+    assert.equal(alignedLength({ data: Buffer.from('ab\ncdefgh'), offset: 0, nextOffset: 40, more: true }), 9);
   });
 
   test('raw pages are the exact bytes, base64 when not UTF-8', async () => {
@@ -62,7 +84,7 @@ describe('read_output paging', () => {
     assert.equal(p.skippedBytes, 990);
     assert.equal(p.offset, 1000);
     assert.equal(p.text, 'kept 1\nkept 2\nkept 3\n');
-    assert.equal(p.truncated, false);
+    assert.equal(p.more, false);
     const t = await readPage(log, { tailLines: 2 });
     assert.equal(t.text, 'kept 2\nkept 3\n');
     assert.equal(t.nextOffset, 1021);
@@ -81,36 +103,5 @@ describe('wait cursors', () => {
     assert.deepEqual(decodeCursor('e41.o100'), { after: 41, sinceOffset: 100 });
     assert.deepEqual(decodeCursor('e7'), { after: 7, sinceOffset: null });
     assert.throws(() => decodeCursor('41'), (e: unknown) => e instanceof AmuxError && e.code === 'invalid_argument');
-  });
-});
-
-describe('read_output within a small maxBytes around a removed marker', () => {
-  /** A log with an invisible marker of `mark` bytes at `at`, paged as the daemon pages: a page starting in it runs MAX_MARK further. */
-  function markedLog(visible: Buffer, at: number, mark: number): FetchPage {
-    return async (since, limit) => {
-      const extend = since >= at && since < at + mark;
-      const end = Math.min(visible.length + mark, since + limit + (extend ? 96 : 0));
-      const data: Buffer[] = [];
-      for (let o = since; o < end; o++) if (o < at || o >= at + mark) data.push(visible.subarray(o < at ? o : o - mark, (o < at ? o : o - mark) + 1));
-      return { data: Buffer.concat(data), offset: since, nextOffset: end };
-    };
-  }
-
-  test('no page is longer than maxBytes, and the pages put together are the whole', async () => {
-    const visible = Buffer.from('abcdefghijklmnopqrstuvwxyz0123456789');
-    for (const maxBytes of [1, 2, 5, 11]) {
-      const fetch = markedLog(visible, 4, 40);
-      let since = 0;
-      let text = '';
-      for (let i = 0; i < 500; i++) {
-        const p = await readPage(fetch, { sinceOffset: since, maxBytes, raw: true });
-        assert.ok(Buffer.byteLength(p.text) <= maxBytes, `maxBytes ${maxBytes}: ${JSON.stringify(p)}`);
-        assert.equal(p.skippedBytes, 0);
-        text += p.text;
-        since = p.nextOffset;
-        if (!p.truncated) break;
-      }
-      assert.equal(text, visible.toString(), `maxBytes ${maxBytes}`);
-    }
   });
 });

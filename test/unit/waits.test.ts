@@ -26,6 +26,9 @@ describe('waitKind', () => {
 describe('decodeSyscall', () => {
   test('x64: read names its descriptor; epoll its epoll descriptor; poll and select their sets in memory', () => {
     assert.deepEqual(decodeSyscall('x64', '0 0x3 0x7ffde07c69c7 0x1 0x24 0x561e 0x7ffd 0x7f00'), { call: 'read', fd: 3, timed: false }); // less
+    // cat printing faster than the terminal takes it: a write, not a wait for input (issue 34).
+    assert.deepEqual(decodeSyscall('x64', '1 0x1 0x7f3c1a2b2000 0x20000 0x0 0x0 0x7ffd 0x7f00'), { call: 'write', fd: 1 });
+    assert.deepEqual(decodeSyscall('arm64', '64 0x1 0x7f3c1a2b2000 0x20000 0x0 0x0 0x7ffd 0x7f00'), { call: 'write', fd: 1 });
     assert.deepEqual(decodeSyscall('x64', '281 0xd 0x7ffd65d7e0c0 0x400 0x1fa2 0x0 0x8 0x7ffd 0x7f00'), { call: 'epoll', fd: 13, timed: true }); // node REPL: 8 s
     assert.deepEqual(decodeSyscall('x64', '7 0x7ffc4cb232b0 0x1 0xffffffff 0x7f92 0x7f92 0x7ffd 0x7f00'), { call: 'poll', addr: 0x7ffc4cb232b0n, count: 1, timed: false }); // tail -f: -1
     assert.deepEqual(decodeSyscall('x64', '270 0x1 0x55d7e8aaa600 0x55d7e8aaa580 0x55d7e8aaa500 0x0 0x0 0x7ffd 0x7f00'), {

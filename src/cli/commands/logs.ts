@@ -54,7 +54,7 @@ export async function logsCommand(client: Client, ref: string, opts: LogsOptions
     const data = await readBody(res);
     const page = pageInfo(res.headers);
     if (opts.json) {
-      printJson({ offset: page.offset, nextOffset: page.nextOffset, truncated: page.truncated, ...jsonData(data, opts.raw) });
+      printJson({ offset: page.offset, nextOffset: page.nextOffset, more: page.more, truncated: page.truncated, ...jsonData(data, opts.raw) });
       return 0;
     }
     let out: string | Buffer = opts.raw ? data : renderPlain(data.toString('utf8'));
@@ -129,8 +129,8 @@ async function jobLogs(client: Client, job: JobView, opts: LogsOptions): Promise
     const res = await client.jobs.output(job.id, { stream, sinceOffset: opts.sinceOffset, limit: opts.limit });
     const data = await readBody(res);
     if (opts.json) {
-      const { offset, nextOffset, total, truncated } = pageInfo(res.headers);
-      printJson({ offset, nextOffset, total, truncated, ...jsonData(data, opts.raw) });
+      const { offset, nextOffset, more, total, truncated } = pageInfo(res.headers);
+      printJson({ offset, nextOffset, more, total, truncated, ...jsonData(data, opts.raw) });
       return 0;
     }
     await writeOut(render(data));

@@ -42,6 +42,15 @@ const STACK_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,22}$/;
  * The stack's name: `-p NAME`, or the file's directory's name made fit for session names (`My App` → `My-App`).
  * Not `job`: a session name starting with `job-` would read as a job id.
  */
+/**
+ * The stack that `down` names: `project`, or the name of the stack file's directory (the file is
+ * not read, so that a broken one can still be brought down).
+ */
+export function stackOf(cwd: string, file?: string, project?: string): string {
+  if (project !== undefined && file === undefined) return stackName('', project);
+  return stackName(dirname(findStackFile(cwd, file)), project);
+}
+
 export function stackName(dir: string, project?: string): string {
   if (project !== undefined) {
     if (!STACK_NAME.test(project) || /^job$/i.test(project)) throw new AmuxError('usage', `invalid stack name '${project}': use 1-23 characters from A-Z a-z 0-9 . _ -, starting with a letter or digit`);

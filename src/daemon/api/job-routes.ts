@@ -75,6 +75,7 @@ export function registerJobRoutes(r: Router, engine: Engine): void {
     q.res.writeHead(200, {
       'content-type': 'application/octet-stream', 'content-length': String(page.data.length), [PAGE_HEADERS.offset]: String(page.offset),
       [PAGE_HEADERS.nextOffset]: String(page.nextOffset), [PAGE_HEADERS.total]: String(page.total), [PAGE_HEADERS.truncated]: String(page.truncated),
+      [PAGE_HEADERS.more]: String(page.more),
     });
     q.res.end(page.data);
     return undefined;

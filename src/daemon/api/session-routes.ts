@@ -164,11 +164,12 @@ export function registerSessionRoutes(r: Router, engine: Engine): void {
     const window = timeWindow(ctx, s.id, q.query.since, q.query.until, follow);
     const sinceOffset = Math.max(q.query.sinceOffset ?? 0, window.from);
     const limit = Math.min(q.query.limit ?? Number.MAX_SAFE_INTEGER, window.to === null ? Number.MAX_SAFE_INTEGER : Math.max(0, window.to - sinceOffset));
-    const { page, body } = readSessionLog(ctx, s, { sinceOffset, limit, follow, job: job === undefined ? null : Number(job) });
+    const endOffset = window.to ?? undefined;
+    const { page, body } = readSessionLog(ctx, s, { sinceOffset, limit, follow, job: job === undefined ? null : Number(job), endOffset });
     const headers = { 'content-type': 'application/octet-stream', [PAGE_HEADERS.offset]: String(page.offset), [PAGE_HEADERS.truncated]: String(page.truncated) };
     if (!follow) {
       const data = (await body.next()).value as Buffer;
-      q.res.writeHead(200, { ...headers, [PAGE_HEADERS.nextOffset]: String(page.nextOffset), 'content-length': String(data.length) });
+      q.res.writeHead(200, { ...headers, [PAGE_HEADERS.nextOffset]: String(page.nextOffset), [PAGE_HEADERS.more]: String(page.more), 'content-length': String(data.length) });
       return void q.res.end(data);
     }
     const out = openStream(q.res, headers);

@@ -74,7 +74,7 @@ export class JobStreams {
     const t = streamTotals(dir, stream);
     // A page never splits an escape sequence or a character (ADR 0031).
     const r = readPage(dir, JOB_STREAM_CHUNK, Math.max(sinceOffset, t.first), limit, ended, PREFIX[stream]);
-    return { data: r.data, offset: r.offset, nextOffset: r.nextOffset, total: t.bytes, truncated: t.truncated };
+    return { data: r.data, offset: r.offset, nextOffset: r.nextOffset, total: t.bytes, truncated: t.truncated, more: r.more };
   }
 
   /**

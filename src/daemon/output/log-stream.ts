@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { markerPrefix, MarkerStream } from '../../core/markers.js';
+import { moreFollows } from '../../core/page-bounds.js';
 import type { JobRecord, SessionRecord } from '../../core/records.js';
 import { isTerminal } from '../../core/status.js';
 import { sessionPaths } from '../../paths.js';
@@ -13,6 +14,8 @@ export interface LogQuery {
   follow: boolean;
   /** Only the bytes of job `job`, between its start and end markers (e.g. `run -w`). */
   job: number | null;
+  /** Where the asked output ends when before the log's end (a time window's `until`). */
+  endOffset?: number;
 }
 
 const PAGE = 1024 * 1024;
@@ -46,12 +49,22 @@ class JobFilter {
   }
 }
 
+/**
+ * Job 1 starts with the log: when its start was dropped, the kept log is inside it. A later job's
+ * start marker is further on; when it was dropped, nothing of the job is known to be left.
+ */
+function jobFilter(q: LogQuery, first: LogRead): JobFilter {
+  return new JobFilter(q.job, first.offset > 0 && q.job === 1);
+}
+
 /** A page of a session's output: where it lies (absolute offsets; PAGE_HEADERS on the wire) and its bytes, markers removed. */
 export interface LogPage {
   offset: number;
   /** Where the next page starts; null on a followed stream. */
   nextOffset: number | null;
   truncated: boolean;
+  /** More can be read from `nextOffset` now (`moreFollows`, ADR 0052); false on a followed stream. */
+  more: boolean;
 }
 
 /**
@@ -65,16 +78,19 @@ export function readSessionLog(ctx: DaemonContext, s: SessionRecord, q: LogQuery
   const stream = new MarkerStream(s.nonce);
   // A page never splits an escape sequence, a job marker or a character (ADR 0031).
   const ended = isTerminal(ctx.store.getSession(s.id)?.status ?? 'failed');
-  const first = q.follow ? readLog(dir, chunk, q.sinceOffset, PAGE) : readPage(dir, chunk, q.sinceOffset, Math.min(q.limit, PAGE * 64), ended);
-  // Job 1 starts with the log: when its start was dropped, the kept log is inside it. A later job's
-  // start marker is further on; when it was dropped, nothing of the job is known to be left.
-  const filter = new JobFilter(q.job, first.offset > 0 && q.job === 1);
-  const page: LogPage = { offset: first.offset, nextOffset: null, truncated: first.extent.truncated };
-  if (q.follow) return { page, body: follow(ctx, s, filter, stream, first) };
-
+  if (q.follow) {
+    const first = readLog(dir, chunk, q.sinceOffset, PAGE);
+    const page: LogPage = { offset: first.offset, nextOffset: null, truncated: first.extent.truncated, more: false };
+    return { page, body: follow(ctx, s, jobFilter(q, first), stream, first) };
+  }
+  const first = readPage(dir, chunk, q.sinceOffset, Math.min(q.limit, PAGE * 64), ended);
+  const filter = jobFilter(q, first);
   const final = first.nextOffset >= first.extent.end && ended;
   const data = Buffer.concat(filter.take(stream, first.data, final));
-  page.nextOffset = first.offset + stream.offset;
+  const nextOffset = first.offset + stream.offset;
+  // A job's run ends at its end marker; a time window at its `until`.
+  const more = first.more && !filter.ended && moreFollows(nextOffset, q.endOffset ?? Number.MAX_SAFE_INTEGER);
+  const page: LogPage = { offset: first.offset, nextOffset, truncated: first.extent.truncated, more };
   return { page, body: (async function* () { yield data; })() };
 }
 
