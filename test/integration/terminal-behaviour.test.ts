@@ -37,7 +37,7 @@ describe('behaving like a terminal', () => {
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     const code = new Promise<number | null>((resolve) => child.on('close', resolve));
-    for (let i = 0; i < 100 && !out.includes('started'); i++) await sleep(100);
+    for (const deadline = Date.now() + 30_000; Date.now() < deadline && !out.includes('started'); ) await sleep(100);
     child.kill('SIGINT');
     assert.equal(await code, 130);
     const [s] = await h.json<any[]>(['ps']);
