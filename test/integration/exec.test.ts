@@ -275,7 +275,9 @@ describe('amux exec: jobs in a shell session', () => {
   });
 
   test('"session busy" while a command typed into the shell runs', async () => {
-    await h.ok(['send', sh, 'sleep 3']);
+    // The typed command runs until told (a file), however late the exec arrives on a busy machine.
+    const go = join(h.home, 'go-busy');
+    await h.ok(['send', sh, `while [ ! -e ${go} ]; do sleep 0.1; done`]);
     let r = await h.run(['exec', sh, '--', 'true']);
     for (let i = 0; i < 20 && r.code === 0; i++) {
       await sleep(100);
@@ -284,6 +286,7 @@ describe('amux exec: jobs in a shell session', () => {
     assert.equal(r.code, 1);
     assert.match(r.stderr, /busy/);
     assert.equal(r.stderr.trim().split('\n').length, 1);
+    writeFileSync(go, '');
     await h.until(sh, (s) => s.status === 'idle');
     assert.equal((await h.run(['exec', sh, '--', 'echo free'])).stdout, 'free\n');
   });

@@ -74,8 +74,11 @@ describe('amux top', () => {
     term.keys('Escape');
 
     // Driven by the daemon: a session started now appears, and one that ends moves below.
-    const late = await h.ok(['run', '-n', 'late', '--', 'sleep 2; echo bye']);
+    // It works until told (a file), so that top shows it working however slowly a busy machine draws.
+    const go = join(h.home, 'go-late');
+    const late = await h.ok(['run', '-n', 'late', '--', `while [ ! -e ${go} ]; do sleep 0.1; done; echo bye`]);
     s = await term.until('the new session appears', (x) => /working/.test(row(x, 'late') ?? ''));
+    writeFileSync(go, '');
     await h.until(late, (x) => x.status === 'completed');
     s = await term.until('it ends and moves below the live ones', (x) => /completed/.test(row(x, 'late') ?? ''));
     assert.ok(lines(s).indexOf(row(s, 'late')!) > lines(s).indexOf(row(s, 'web')!));
