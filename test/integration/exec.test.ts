@@ -390,7 +390,8 @@ describe('amux exec: jobs in a shell session', () => {
     const r = await fg;
     assert.equal(r.stdout, 'started\n');
     assert.notEqual(r.code, 0);
-    assert.equal((await h.run(['exec', sh, '--', 'echo next'])).stdout, 'next\n');
+    const next = await h.run(['exec', sh, '--', 'echo next']);
+    assert.equal(next.stdout, 'next\n', `exit ${next.code}: ${next.stderr}`);
   });
 
   test('background jobs end with their session', async () => {
@@ -448,7 +449,9 @@ describe('amux exec: jobs in a shell session', () => {
   });
 
   test('job events are recorded: job_started and job_finished', async () => {
-    const j = JSON.parse((await h.run(['exec', '--json', sh, '--', '(exit 4)'])).stdout);
+    const r = await h.run(['exec', '--json', sh, '--', '(exit 4)']);
+    assert.equal(r.code, 4, r.stderr);
+    const j = JSON.parse(r.stdout);
     const rec = JSON.parse(await h.ok(['inspect', sh]));
     const mine = rec.events.filter((e: { jobId: string }) => e.jobId === j.jobId).map((e: { type: string }) => e.type);
     assert.deepEqual(mine, ['job_started', 'job_finished']);
