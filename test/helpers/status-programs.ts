@@ -8,14 +8,18 @@ export interface ProgramCase {
   /** What must be installed; the case is skipped, and says so, without it. */
   needs: string[];
   command: string;
-  /** What a person would say it is doing, at every look once it has started. */
+  /**
+   * What a person would say it is doing, at every look once it has started. Nothing ends by itself
+   * while watched (time limits far beyond the watch, which a busy machine stretches), but `mayEnd`.
+   */
   expect: 'idle' | 'working';
   reason?: RegExp;
   /** The command name `foreground` must give, when the case is about it. */
   foreground?: string;
   /**
-   * How long it may take to start (default 500 ms): a program that computes while it starts (node,
-   * gdb, npm, man formatting a page) is rightly `working` until it waits.
+   * How long it takes at least to start (default 500 ms), on an idle machine: a program that computes
+   * while it starts (node, gdb, npm, man formatting a page) is rightly `working` until it waits. Its
+   * looks are checked from the first one after this that shows `expect` (a busy machine takes longer).
    */
   startMs?: number;
   /** It ends by itself within the watch (make's recipe): `completed` is right then. */
@@ -96,7 +100,7 @@ export class Fixtures {
       { name: 'vim', needs: ['vim'], command: 'vim -u NONE -i NONE -n', expect: 'idle', startMs: 1000 },
       { name: 'vi', needs: ['vi'], command: 'vi', expect: 'idle', startMs: 1000 },
       { name: 'read -p', needs: ['bash'], command: `bash -c 'read -p "Continue? " x'`, expect: 'idle', reason: /reading the terminal/ },
-      { name: 'read -t 30 (a time limit)', needs: ['bash'], command: `bash -c 'read -t 30 -p "Quick: " x'`, expect: 'idle', reason: /reading the terminal/ },
+      { name: 'read -t 600 (a time limit)', needs: ['bash'], command: `bash -c 'read -t 600 -p "Quick: " x'`, expect: 'idle', reason: /reading the terminal/ },
       { name: 'less', needs: ['less'], command: 'less /etc/services', expect: 'idle' },
       { name: 'more', needs: ['more'], command: 'more /etc/services', expect: 'idle' },
       { name: 'man (a pager behind a pipeline)', needs: ['man'], command: 'man ls', expect: 'idle', startMs: 4000 },
@@ -115,9 +119,9 @@ export class Fixtures {
       { name: 'python worker thread, main in join()', needs: ['python3'], command: 'nice -n 19 python3 thread.py', expect: 'working', reason: cpu },
       { name: 'node worker thread, main in its event loop', needs: ['node'], command: 'nice -n 19 node worker.js', expect: 'working', reason: cpu },
       // Busy but quiet: timers, files, servers, the network.
-      { name: 'sleep 30', needs: ['sleep'], command: 'sleep 30', expect: 'working', reason: /sleeping/ },
+      { name: 'sleep 600', needs: ['sleep'], command: 'sleep 600', expect: 'working', reason: /sleeping/ },
       // `output changed` lasts as long as new bytes: then the kernel's reason
-      { name: 'a line, then sleep 30', needs: ['sleep'], command: 'echo started; sleep 30', expect: 'working', reason: /sleeping/ },
+      { name: 'a line, then sleep 600', needs: ['sleep'], command: 'echo started; sleep 600', expect: 'working', reason: /sleeping/ },
       { name: 'node with a timer pending', needs: ['node'], command: `node -e 'setInterval(() => {}, 5000)'`, expect: 'working' },
       { name: 'watch', needs: ['watch'], command: 'watch -n 2 date', expect: 'working' },
       { name: 'a \\r progress bar', needs: ['bash'], command: `bash -c 'i=0; while :; do printf "\\r%d%%" $((i++ % 100)); sleep 0.2; done'`, expect: 'working' },

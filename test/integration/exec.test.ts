@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
 import { request } from 'node:http';
 import { after, describe, test } from 'node:test';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { amuxHome, BIN, sleep } from '../helpers/amux.js';
 import { installed } from '../helpers/programs.js';
@@ -155,7 +155,8 @@ describe('amux exec: jobs in a shell session', () => {
   });
 
   test('a foreground job killed by its timeout records the signal it was sent (TERM), not the shell\'s SIGINT', async () => {
-    const r = await h.run(['exec', '--timeout', '1s', sh, '--', `bash -c 'trap "echo got-TERM; exit 1" TERM; sleep 30 & wait'`]);
+    // A limit that leaves bash time to set its trap on a busy machine.
+    const r = await h.run(['exec', '--timeout', '5s', sh, '--', `bash -c 'trap "echo got-TERM; exit 1" TERM; sleep 30 & wait'`]);
     assert.equal(r.code, 124);
     assert.match(r.stdout, /got-TERM/);
     const [job] = JSON.parse(await h.ok(['jobs', sh, '--json', '-n', '1']));
@@ -163,10 +164,13 @@ describe('amux exec: jobs in a shell session', () => {
   });
 
   test('an exec queued behind a busy turn whose client goes away is recorded killed, with its event', async () => {
-    const blocker = h.run(['exec', sh, '--', 'sleep 3']);
+    // The blocker holds the turn until told (a file), not for a time a busy machine could outlast.
+    const release = join(h.home, 'release');
+    const holding = `while [ ! -e ${release} ]; do sleep 0.1; done`;
+    const blocker = h.run(['exec', sh, '--', holding]);
     // The blocker's turn has begun (its row is running) before the second exec comes.
     for (let i = 0; i < 100; i++) {
-      if ((JSON.parse(await h.ok(['jobs', sh, '--json'])) as any[]).some((j) => j.command === 'sleep 3' && j.status === 'running')) break;
+      if ((JSON.parse(await h.ok(['jobs', sh, '--json'])) as any[]).some((j) => j.command === holding && j.status === 'running')) break;
       await sleep(100);
     }
     await new Promise<void>((resolve) => {
@@ -178,6 +182,7 @@ describe('amux exec: jobs in a shell session', () => {
         resolve();
       }, 300);
     });
+    writeFileSync(release, '');
     assert.equal((await blocker).code, 0);
     let cancelled: any;
     for (let i = 0; i < 50 && !cancelled; i++) {
@@ -192,7 +197,7 @@ describe('amux exec: jobs in a shell session', () => {
   });
 
   test('SIGTERM to a foreground exec client is passed on to its job, and the client exits with the job\'s end', async () => {
-    const child = spawn(process.execPath, [BIN, 'exec', sh, '--', `bash -c 'trap "echo got-TERM; exit 3" TERM; sleep 30 & wait'`], {
+    const child = spawn(process.execPath, [BIN, 'exec', sh, '--', `bash -c 'trap "echo got-TERM; exit 3" TERM; echo armed; sleep 30 & wait'`], {
       env: { ...process.env, AMUX_HOME: h.home, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
@@ -204,7 +209,8 @@ describe('amux exec: jobs in a shell session', () => {
       if (!running) await sleep(100);
     }
     assert.ok(running, 'the job runs');
-    await sleep(300);
+    // Its trap is set (however long a busy machine takes to start bash).
+    for (const deadline = Date.now() + 30_000; !out.includes('armed'); await sleep(100)) assert.ok(Date.now() < deadline, 'bash set its trap');
     child.kill('SIGTERM');
     assert.equal(await exited, 143);
     assert.match(out, /got-TERM/);
@@ -269,7 +275,9 @@ describe('amux exec: jobs in a shell session', () => {
   });
 
   test('"session busy" while a command typed into the shell runs', async () => {
-    await h.ok(['send', sh, 'sleep 3']);
+    // The typed command runs until told (a file), however late the exec arrives on a busy machine.
+    const go = join(h.home, 'go-busy');
+    await h.ok(['send', sh, `while [ ! -e ${go} ]; do sleep 0.1; done`]);
     let r = await h.run(['exec', sh, '--', 'true']);
     for (let i = 0; i < 20 && r.code === 0; i++) {
       await sleep(100);
@@ -278,6 +286,7 @@ describe('amux exec: jobs in a shell session', () => {
     assert.equal(r.code, 1);
     assert.match(r.stderr, /busy/);
     assert.equal(r.stderr.trim().split('\n').length, 1);
+    writeFileSync(go, '');
     await h.until(sh, (s) => s.status === 'idle');
     assert.equal((await h.run(['exec', sh, '--', 'echo free'])).stdout, 'free\n');
   });
@@ -381,7 +390,8 @@ describe('amux exec: jobs in a shell session', () => {
     const r = await fg;
     assert.equal(r.stdout, 'started\n');
     assert.notEqual(r.code, 0);
-    assert.equal((await h.run(['exec', sh, '--', 'echo next'])).stdout, 'next\n');
+    const next = await h.run(['exec', sh, '--', 'echo next']);
+    assert.equal(next.stdout, 'next\n', `exit ${next.code}: ${next.stderr}`);
   });
 
   test('background jobs end with their session', async () => {
@@ -393,7 +403,7 @@ describe('amux exec: jobs in a shell session', () => {
     const job = JSON.parse(await h.ok(['jobs', one, '--json'])).find((j: { id: string }) => j.id === bg);
     assert.equal(job.status, 'killed');
     let alive = true;
-    for (let i = 0; i < 50 && alive; i++) {
+    for (const deadline = Date.now() + 30_000; Date.now() < deadline && alive; ) {
       try {
         process.kill(-Number(pid), 0);
         await sleep(100);
@@ -439,7 +449,9 @@ describe('amux exec: jobs in a shell session', () => {
   });
 
   test('job events are recorded: job_started and job_finished', async () => {
-    const j = JSON.parse((await h.run(['exec', '--json', sh, '--', '(exit 4)'])).stdout);
+    const r = await h.run(['exec', '--json', sh, '--', '(exit 4)']);
+    assert.equal(r.code, 4, r.stderr);
+    const j = JSON.parse(r.stdout);
     const rec = JSON.parse(await h.ok(['inspect', sh]));
     const mine = rec.events.filter((e: { jobId: string }) => e.jobId === j.jobId).map((e: { type: string }) => e.type);
     assert.deepEqual(mine, ['job_started', 'job_finished']);
@@ -476,7 +488,7 @@ describe('amux exec: jobs in a shell session', () => {
     const shell = (await h.session(one)).pid;
     process.kill(shell, 'SIGKILL');
     await h.until(one, (x) => !['working', 'idle'].includes(x.status));
-    for (let i = 0; i < 100 && alive([...left, helper]).length > 0; i++) await sleep(50);
+    for (const deadline = Date.now() + 30_000; Date.now() < deadline && alive([...left, helper]).length > 0; ) await sleep(50);
     assert.deepEqual(alive([...left, helper]), [], 'the helper and its pipelines ended');
   });
 });

@@ -71,7 +71,7 @@ describe('what amux reports is what happened', () => {
     const cli = spawn(process.execPath, [BIN, 'exec', '-i', sh, '--', `cat > '${got}'; wc -c < '${got}'`], { env: { ...process.env, AMUX_HOME: h.home }, stdio: ['pipe', 'ignore', 'ignore'] });
     cli.stdin.write(Buffer.alloc(200_000, 'x'));
     // Killed once the job has some of it (and the CLI still holds its stdin open).
-    for (let i = 0; i < 200 && !(existsSync(got) && statSync(got).size > 0); i++) await sleep(50);
+    for (const deadline = Date.now() + 30_000; Date.now() < deadline && !(existsSync(got) && statSync(got).size > 0); ) await sleep(50);
     const job = JSON.parse(await h.ok(['jobs', sh, '--json']))[0];
     assert.equal(job.status, 'running');
     cli.kill('SIGKILL');

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { amuxHome } from '../helpers/amux.js';
 import { RawMcp, sockets, until } from '../helpers/mcp.js';
@@ -57,7 +59,9 @@ describe('amux mcp stdio', () => {
   for (const how of ['stdin closes', 'the client is killed (both pipes gone)'] as const) {
     test(`when ${how}, it ends at once: calls under way are dropped and held input is never typed`, async () => {
       const s = await start();
-      const busy = await s.request(1, 'tools/call', { name: 'run', arguments: { command: 'sleep 3; cat' } });
+      // Busy until told (a file), not for a time a busy machine could outlast before the send arrives.
+      const go = join(h.home, `go-${how.length}`);
+      const busy = await s.request(1, 'tools/call', { name: 'run', arguments: { command: `while [ ! -e ${go} ]; do sleep 0.1; done; cat` } });
       const id = busy.result.structuredContent.session.id;
       const rest = sockets(s.child.pid!);
       await s.send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'wait', arguments: { ids: [id], budgetMs: 600_000 } } });
@@ -69,6 +73,7 @@ describe('amux mcp stdio', () => {
         s.child.stdout.destroy();
       }
       assert.equal(await s.exitWithin(15_000), 0);
+      writeFileSync(go, '');
       // The session goes idle (cat reads the terminal): the held input would be typed now.
       const w = await h.run(['wait', id, '--until', 'idle', '--timeout', '30s']);
       assert.equal(w.code, 0, w.stderr);

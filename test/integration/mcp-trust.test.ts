@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -75,9 +76,12 @@ describe('amux mcp under careless clients', () => {
   });
 
   test('send when idle out of budget answers a cursor, and the input is never typed', async () => {
-    const s = await call(c, 'run', { command: 'sleep 2; cat' });
+    // Busy until told (a file), not for a time a busy machine could outlast before the send arrives.
+    const go = `${h.home}/go-never-typed`;
+    const s = await call(c, 'run', { command: `while [ ! -e ${go} ]; do sleep 0.1; done; cat` });
     const r = await call(c, 'send', { session: s.session.id, text: 'never-typed-1', when: 'idle', budgetMs: 200 });
     assert.equal(r.delivered, false);
+    writeFileSync(go, '');
     assert.match(r.cursor, /^e\d+$/);
     await call(c, 'wait', { ids: [s.session.id], until: 'idle', cursor: r.cursor, budgetMs: 30_000 });
     const later = await call(c, 'send', { session: s.session.id, text: 'typed-later' });
@@ -135,7 +139,9 @@ describe('amux mcp cancellation', () => {
     const c = await connect(h);
     try {
       const pid = (c.transport as StdioClientTransport).pid!;
-      const s = await call(c, 'run', { command: 'sleep 3; cat' });
+      // Busy until told (a file), not for a time a busy machine could outlast before the send arrives.
+      const go = `${h.home}/go-cancelled`;
+      const s = await call(c, 'run', { command: `while [ ! -e ${go} ]; do sleep 0.1; done; cat` });
       const rest = sockets(pid); // its stdio (socket pairs), and nothing else between calls
       const abort = new AbortController();
       const held = call(c, 'send', { session: s.session.id, text: 'cancelled-input', when: 'idle', budgetMs: 60_000 }, { signal: abort.signal });
@@ -143,6 +149,7 @@ describe('amux mcp cancellation', () => {
       abort.abort();
       await assert.rejects(held);
       await until('the cancelled send let go of the daemon', () => sockets(pid) === rest);
+      writeFileSync(go, '');
       const idle = await call(c, 'wait', { ids: [s.session.id], until: 'idle', budgetMs: 30_000 });
       assert.equal(idle.done, true);
       const later = await call(c, 'send', { session: s.session.id, text: 'typed-later' });

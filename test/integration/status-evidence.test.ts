@@ -4,15 +4,45 @@ import { amuxHome, sleep } from '../helpers/amux.js';
 import { installed } from '../helpers/programs.js';
 import { Fixtures, type ProgramCase } from '../helpers/status-programs.js';
 
-/** When a program's reason is checked from (its status is checked from its `startMs`). */
+/** When a program's reason is checked from (its status is checked from its start, see `settledLooks`). */
 const REASON_AFTER_MS = 3000;
-/** How long every program is watched once all have started. */
+/** How long every program is watched at least once all were created (the xz wait's window). */
 const WATCH_MS = 12_500;
+/** How long each program is watched once it has started: every look in it must show the expected status. */
+const SETTLED_MS = 8_000;
+/**
+ * The deadline for every program to start and be watched for SETTLED_MS: a loaded machine takes
+ * its time to start a REPL, and the watch waits for that rather than sampling a fixed window.
+ */
+const WATCH_DEADLINE_MS = 90_000;
+
+type Look = { at: number; status: string; reason: string; foreground: string | null };
+
+/**
+ * The looks of a program once it has started: from its `startMs` (default 500 ms) on, from the
+ * first look that shows the expected status. A program that computes while it starts is rightly
+ * `working` until it waits, and on a busy machine that takes longer than any allowance measured on
+ * an idle one; what is checked is that once it is there, every later look says so. A program that
+ * never shows it has no settled looks and fails.
+ */
+function settledLooks(c: ProgramCase, looks: readonly Look[], startedAt: number): Look[] {
+  const from = looks.findIndex((l) => l.at - startedAt >= (c.startMs ?? 500) && l.status === c.expect);
+  return from < 0 ? [] : looks.slice(from);
+}
+
+/** Whether a program was watched for SETTLED_MS once started (or ended, when it may). */
+function watchedEnough(c: ProgramCase, entry: { looks: Look[]; startedAt: number } | undefined): boolean {
+  if (!entry) return false;
+  const settled = settledLooks(c, entry.looks, entry.startedAt);
+  if (c.mayEnd && entry.looks.at(-1)?.status === 'completed') return true;
+  return settled.length > 0 && settled.at(-1)!.at - settled[0]!.at >= SETTLED_MS + 500;
+}
 
 /**
  * The truth table of README "Statuses" (ADR 0015), with real programs, each as its own session,
  * all watched at once: the status a person would give it, at every look (through the API,
- * `GET /v1/sessions`, what `ps --json` prints; every 250 ms, 8 s and more) once it has started.
+ * `GET /v1/sessions`, what `ps --json` prints; every 250 ms, 8 s and more) once it has started
+ * (a condition, not a time: see `settledLooks`).
  * While they run, `wait --until idle` on the xz pipeline must time out: threads compute.
  */
 describe('status from evidence: real programs', () => {
@@ -20,7 +50,7 @@ describe('status from evidence: real programs', () => {
   const fx = new Fixtures();
   after(() => fx.stop());
 
-  const seen = new Map<string, { looks: { at: number; status: string; reason: string; foreground: string | null }[]; startedAt: number }>();
+  const seen = new Map<string, { looks: Look[]; startedAt: number }>();
   let cases: ProgramCase[] = [];
   let waitCode: number | null = null;
 
@@ -54,7 +84,11 @@ describe('status from evidence: real programs', () => {
     }
     const xz = ids.get('head | xz -T2 (threads compute)');
     const waiting = xz ? h.run(['wait', xz, '--until', 'idle', '--timeout', `${Math.floor(WATCH_MS / 1000) - 2}s`]) : null;
-    await sleep(WATCH_MS);
+    // Watched until every program has been seen started for SETTLED_MS, however long a busy
+    // machine takes to start them (a program that never starts fails below, by its looks).
+    const begun = Date.now();
+    const watched = cases.filter((c) => ids.has(c.name));
+    while (Date.now() - begun < WATCH_MS || (Date.now() - begun < WATCH_DEADLINE_MS && !watched.every((c) => watchedEnough(c, seen.get(c.name))))) await sleep(250);
     watching = false;
     await sampler;
     if (waiting) waitCode = (await waiting).code;
@@ -72,8 +106,11 @@ describe('status from evidence: real programs', () => {
       if (missing.length) return t.skip(`${missing.join(', ')} not installed`);
       const entry = seen.get(c.name);
       assert.ok(entry, `${c.name} was watched`);
-      const settled = entry.looks.filter((l) => l.at - entry.startedAt >= (c.startMs ?? 500));
-      assert.ok(settled.length > 0 && settled.at(-1)!.at - settled[0]!.at >= 8_000, `${c.name} was watched for 8 s (${settled.length} looks)`);
+      const settled = settledLooks(c, entry.looks, entry.startedAt);
+      const all = entry.looks.map((l) => `${l.status}(${l.reason})`).join(' ');
+      if (!(c.mayEnd && entry.looks.at(-1)?.status === 'completed')) {
+        assert.ok(settled.length > 0 && settled.at(-1)!.at - settled[0]!.at >= SETTLED_MS, `${c.name} was watched for 8 s once ${c.expect} (${settled.length} looks): ${all}`);
+      }
       const show = settled.map((l) => `${l.status}(${l.reason})`).join(' ');
       const first = entry.looks.find((l) => l.status === c.expect);
       if (first) t.diagnostic(`first ${c.expect} ${first.at - entry.startedAt} ms after its start`);
@@ -88,8 +125,15 @@ describe('status from evidence: real programs', () => {
           assert.equal(l.foreground, c.foreground, `${c.name}, ${l.at - entry.startedAt} ms: foreground ${entry.looks.map((x) => x.foreground).join(' ')}`);
         }
       }
+      // Mostly the expected reason once it has shown it (a busy machine stretches a server's start,
+      // computing, over more looks; that start is not what this checks).
       const late = settled.filter((l) => l.at - entry.startedAt >= REASON_AFTER_MS && l.status !== 'completed');
-      if (c.reason) assert.ok(late.filter((l) => c.reason!.test(l.reason)).length >= 0.8 * late.length, `${c.name}, mostly ${c.reason.source}: ${show}`);
+      const shown = late.findIndex((l) => c.reason?.test(l.reason));
+      if (c.reason) {
+        assert.ok(shown >= 0, `${c.name} never said ${c.reason.source}: ${show}`);
+        const after = late.slice(shown);
+        assert.ok(after.filter((l) => c.reason!.test(l.reason)).length >= 0.8 * after.length, `${c.name}, mostly ${c.reason.source}: ${show}`);
+      }
     });
   }
 
@@ -100,12 +144,16 @@ describe('status from evidence: real programs', () => {
     await h.ok(['resume', id]);
     const resumedAt = Date.now();
     const looks: string[] = [];
-    while (Date.now() - resumedAt < 8_500) {
+    // Watched until 8 s and 8 looks are behind it, however slowly a busy machine answers.
+    let first = 0;
+    while (looks.length < 8 || Date.now() - first < 8_000) {
       const s = ((await h.api('GET', '/v1/sessions')).body as any[]).find((x) => x.id === id);
-      if (Date.now() - resumedAt >= 500) looks.push(`${s.status}(${s.reason})`);
+      if (Date.now() - resumedAt >= 500) {
+        first ||= Date.now();
+        looks.push(`${s.status}(${s.reason})`);
+      }
       await sleep(250);
     }
-    assert.ok(looks.length >= 8, `watched for 8 s: ${looks.length} looks`);
     assert.deepEqual([...new Set(looks)], ['working(sleeping)'], looks.join(' '));
   });
 
@@ -129,9 +177,11 @@ describe('status from evidence: real programs', () => {
     if (!installed('python3')) return t.skip('python3 is not installed');
     const id = await h.ok(['run', '--', 'python3']);
     await h.until(id, (s) => s.status === 'idle' && s.reason === 'reading the terminal');
-    await h.ok(['send', id, 'import time; time.sleep(3)']);
-    const busy = await h.until(id, (s) => s.status === 'working', 5_000);
-    assert.equal(busy.status, 'working');
+    // A sleep that outlasts any look, however late (a busy machine), then interrupted: back at its prompt.
+    await h.ok(['send', id, 'import time; time.sleep(600)']);
+    const busy = await h.until(id, (s) => s.status === 'working' && s.reason === 'sleeping');
+    assert.equal(busy.foreground, 'python3');
+    await h.ok(['send', '--keys', id, 'C-c']);
     const back = await h.until(id, (s) => s.status === 'idle');
     assert.equal(back.reason, 'reading the terminal');
   });

@@ -63,7 +63,9 @@ describe('working → idle → working', () => {
     await new Promise((r) => setTimeout(r, 4500)); // longer than the idle threshold
     const c = await h.session(counter);
     assert.equal(c.status, 'working');
-    assert.ok(Date.now() - Date.parse(c.lastActivityAt) < 3000, `last activity ${c.lastActivityAt}`);
+    // Its changes keep being seen: a later refresh moves its last activity on (however slow a busy
+    // machine makes the refreshes), while the redrawn one stays idle.
+    await h.until(counter, (x) => x.status === 'working' && Date.parse(x.lastActivityAt) > Date.parse(c.lastActivityAt));
     assert.equal((await h.session(same)).status, 'idle');
     await h.ok(['kill', same, counter]);
   });
@@ -106,11 +108,16 @@ describe('a refresh that costs what changed (ADR 0043)', () => {
     await h.until(shell, (s) => s.status === 'idle', 15_000);
     await new Promise((r) => setTimeout(r, 2500)); // a refresh has seen the prompt's last bytes and its screen
     const spawned = async () => (JSON.parse(await h.ok(['daemon', 'status', '--json'])) as { tmuxCalls: { spawned: number } }).tmuxCalls.spawned;
-    const before = await spawned();
-    await new Promise((r) => setTimeout(r, 4000));
-    const quiet = (await spawned()) - before;
-    // A refresh every 1.5 s listed the panes each time: 2 or 3 here. Now at most the one every 10 s.
-    assert.ok(quiet <= 1, `${quiet} tmux processes in 4 s with nothing changing`);
+    // A refresh every 1.5 s listed the panes each time: 2 or 3 in 4 s. Now at most the one every
+    // 10 s. A busy machine may take longer to settle the shell's last screen: a few windows of 4 s
+    // are watched, and one of them must be quiet (the old rate makes none quiet).
+    const counts: number[] = [];
+    while (counts.length < 5 && !counts.some((n) => n <= 1)) {
+      const before = await spawned();
+      await new Promise((r) => setTimeout(r, 4000));
+      counts.push((await spawned()) - before);
+    }
+    assert.ok(counts.some((n) => n <= 1), `tmux processes in windows of 4 s with nothing changing: ${counts.join(', ')}`);
     const rows = JSON.parse(await h.ok(['ps', '--json'])) as { id: string; status: string }[];
     assert.equal(rows.find((r) => r.id === sleeper)?.status, 'working');
     assert.equal(rows.find((r) => r.id === shell)?.status, 'idle');

@@ -15,13 +15,15 @@ describe('behaving like a terminal', () => {
 
   test('Ctrl-Z suspends the main command (even mid-list); it finishes only after fg', async (t) => {
     const h = amuxHome(t);
-    const id = await h.ok(['run', '--', 'sleep 1.5; echo after-sleep']);
-    await sleep(300);
+    // Ctrl-Z once sleep runs, with time to spare on a busy machine (the send is a node start).
+    const id = await h.ok(['run', '--', 'sleep 10; echo after-sleep']);
+    const { startedAt } = await h.until(id, (s) => s.foreground === 'sleep');
     await h.ok(['send', id, '--keys', 'C-z']);
-    await sleep(1500); // bash goes on with the rest of the list while sleep is stopped
+    // Past the end the sleep would have had (bash goes on with the rest of the list while sleep is stopped).
+    await sleep(Math.max(1500, Date.parse(startedAt) + 11_500 - Date.now()));
     assert.ok(['working', 'idle'].includes((await h.session(id)).status), 'a suspended command has not finished');
     await h.ok(['send', id, 'fg']);
-    const r = await h.run(['wait', '--timeout', '20s', id]);
+    const r = await h.run(['wait', '--timeout', '60s', id]);
     assert.equal(r.code, 0);
     assert.equal((await h.session(id)).status, 'completed');
   });
@@ -35,7 +37,7 @@ describe('behaving like a terminal', () => {
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     const code = new Promise<number | null>((resolve) => child.on('close', resolve));
-    for (let i = 0; i < 100 && !out.includes('started'); i++) await sleep(100);
+    for (const deadline = Date.now() + 30_000; Date.now() < deadline && !out.includes('started'); ) await sleep(100);
     child.kill('SIGINT');
     assert.equal(await code, 130);
     const [s] = await h.json<any[]>(['ps']);

@@ -74,8 +74,11 @@ describe('amux top', () => {
     term.keys('Escape');
 
     // Driven by the daemon: a session started now appears, and one that ends moves below.
-    const late = await h.ok(['run', '-n', 'late', '--', 'sleep 2; echo bye']);
+    // It works until told (a file), so that top shows it working however slowly a busy machine draws.
+    const go = join(h.home, 'go-late');
+    const late = await h.ok(['run', '-n', 'late', '--', `while [ ! -e ${go} ]; do sleep 0.1; done; echo bye`]);
     s = await term.until('the new session appears', (x) => /working/.test(row(x, 'late') ?? ''));
+    writeFileSync(go, '');
     await h.until(late, (x) => x.status === 'completed');
     s = await term.until('it ends and moves below the live ones', (x) => /completed/.test(row(x, 'late') ?? ''));
     assert.ok(lines(s).indexOf(row(s, 'late')!) > lines(s).indexOf(row(s, 'web')!));
@@ -249,24 +252,30 @@ describe('amux top', () => {
 
   test('CPU % and memory of each live session, from one GET /v1/sessions?usage=1', async (t) => {
     const h = amuxHome(t);
+    // A loop's share of a CPU is what the machine leaves it: a few % beside a load of 15 on 2 cores.
+    // At least 1 %, and more than a sleeper's, holds however busy the machine is.
     const busy = await h.ok(['run', '-n', 'spin', '--', 'while :; do :; done']);
+    const sleeper = await h.ok(['run', '--', 'sleep 600']);
     const ended = await h.ok(['run', '--', 'true']);
     await h.until(ended, (x) => x.status === 'completed');
     const plain = await h.api('GET', '/v1/sessions');
     assert.ok(!('cpuPercent' in plain.body[0]), 'only asked for');
     let spin: any;
+    let slept: any;
     const deadline = Date.now() + 20_000;
     while (Date.now() < deadline) {
       const r = await h.api('GET', '/v1/sessions?usage=1');
       assert.equal(r.status, 200);
       spin = r.body.find((x: any) => x.id === busy);
+      slept = r.body.find((x: any) => x.id === sleeper);
       const done = r.body.find((x: any) => x.id === ended);
       assert.deepEqual([done.cpuPercent, done.rssBytes], [null, null], 'a finished session has no usage');
       assert.ok(spin.rssBytes > 1024 * 1024, 'a bash tree takes more than a MiB');
-      if (spin.cpuPercent !== null && spin.cpuPercent >= 20) break;
+      if (spin.cpuPercent !== null && spin.cpuPercent >= 1 && slept.cpuPercent !== null) break;
       await sleep(600);
     }
-    assert.ok(spin.cpuPercent >= 20, `a CPU loop uses CPU: ${JSON.stringify(spin)}`);
+    assert.ok(spin.cpuPercent >= 1, `a CPU loop uses CPU: ${JSON.stringify(spin)}`);
+    assert.ok(slept.cpuPercent < spin.cpuPercent, `a sleeper uses less: ${JSON.stringify(slept)}`);
     assert.equal((await h.api('GET', '/v1/sessions?usage=maybe')).status, 400);
 
     const term = terminal(h, t);
@@ -274,7 +283,7 @@ describe('amux top', () => {
     await term.until('the loop shows its CPU % and memory', (x) => {
       // REASON, then EXIT (blank), TIME, CPU%, MEM.
       const m = /working +cpu +\S+ +(\d+\.?\d*) +(\d+\.?\d*[KMG]) /.exec(row(x, 'spin') ?? '');
-      return m !== null && Number(m[1]) >= 20;
+      return m !== null && Number(m[1]) >= 1;
     });
     term.keys('q');
     await term.back();

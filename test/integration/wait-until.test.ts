@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { amuxHome, sleep, type AmuxHome } from '../helpers/amux.js';
@@ -177,16 +178,18 @@ describe('send: receipts, --when idle, pastes', () => {
 
   test('--when idle types nothing into a busy program, then types once it is idle', async () => {
     const id = await idleShell(h);
-    await h.ok(['send', id, 'sleep 2; echo slept-$((1+1))']);
+    // The program runs until told to end (a file), however slowly a busy machine looks at it.
+    const go = join(h.home, 'go');
+    await h.ok(['send', id, `while [ ! -e ${go} ]; do sleep 0.1; done; echo slept-$((1+1))`]);
     await h.until(id, (s) => s.status === 'working');
     const held = h.run(['send', id, '--when', 'idle', '--json', 'echo typed-$((2+2))']);
-    // While the program runs, the text is held: the screen does not show it.
+    // While the program runs, the text is held: the screen does not show it. Five CLI calls made
+    // one after the other: the send, started before them, is with the daemon by then.
     for (let i = 0; i < 5; i++) {
-      const screen = await h.ok(['logs', id, '--screen']);
-      if (/slept-2/.test(screen)) break;
-      assert.doesNotMatch(screen, /typed-/);
+      assert.doesNotMatch(await h.ok(['logs', id, '--screen']), /typed-/);
       await sleep(200);
     }
+    writeFileSync(go, '');
     const r = await held;
     assert.equal(r.code, 0, r.stderr);
     const receipt = JSON.parse(r.stdout);

@@ -216,7 +216,7 @@ describe('buildRcfile', () => {
     const pids = ['ready.1', 'ready.2'].flatMap((f) => readFileSync(join(spec.jobsDir, f), 'utf8').trim().split(' ').map(Number));
     assert.equal(pids.length, 4);
     const alive = () => pids.filter((p) => existsSync(`/proc/${p}`) && !/\) Z /.test(readFileSync(`/proc/${p}/stat`, 'utf8')));
-    for (let i = 0; i < 100 && alive().length > 0; i++) await new Promise((r) => setTimeout(r, 50));
+    for (const deadline = Date.now() + 30_000; Date.now() < deadline && alive().length > 0; ) await new Promise((r) => setTimeout(r, 50));
     assert.deepEqual(alive(), []);
   });
 

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { addMark, canReuse, newMarks, REUSE_MAX_MS, unrun, type Reusable } from '../../src/process/run-marks.js';
 import { readForeground, type Foreground } from '../../src/process/foreground.js';
 import { readHeld } from '../../src/process/held-read.js';
@@ -43,13 +44,39 @@ test('canReuse: same shell, same "a job runs", young enough, nothing ran', () =>
   assert.equal(canReuse(prev, 5, true, 1200, files({ '/proc/5/schedstat': '2 2 4\n' })), false, 'it ran');
 });
 
+/** Polls `check` every 20 ms until it holds; fails after `ms` (a bound on a wait, never a timed assertion). */
+async function until(what: string, check: () => boolean, ms = 30_000): Promise<void> {
+  for (const deadline = Date.now() + ms; !check(); await new Promise((r) => setTimeout(r, 20))) {
+    if (Date.now() > deadline) throw new Error(`never: ${what}`);
+  }
+}
+
+/** CPU ticks (utime + stime) of every thread of a process, from /proc/PID/stat. */
+function processTicks(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+  return Number(fields[11]) + Number(fields[12]);
+}
+
 test('/proc/PID/schedstat is the main thread alone: another thread running leaves it unchanged', async () => {
-  const code = "const {Worker}=require('worker_threads');new Worker('const e=Date.now()+1500;while(Date.now()<e);',{eval:true});setTimeout(()=>{},3000)";
-  const child = spawn(process.execPath, ['-e', code], { stdio: 'ignore' });
+  // The main thread waits in its event loop with nothing to wake it once the worker said it spins;
+  // the worker spins until killed. The reads are held apart until the process has used CPU (the
+  // worker ran), however long a busy machine takes to run it: no fixed window.
+  const code = "const {Worker}=require('worker_threads');const w=new Worker('require(\"worker_threads\").parentPort.postMessage(1);for(;;);',{eval:true});w.once('message',()=>process.stdout.write('spinning\\n'))";
+  const child = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'ignore'] });
   try {
-    await new Promise((r) => setTimeout(r, 600));
-    const main = readHeld(`/proc/${child.pid}/schedstat`);
-    await new Promise((r) => setTimeout(r, 300));
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    await until('the worker spins', () => out.includes('spinning'));
+    // Its write done, the main thread goes back to its wait: one more read after it ran settles.
+    let main = readHeld(`/proc/${child.pid}/schedstat`);
+    await until('the main thread waits', () => {
+      const again = readHeld(`/proc/${child.pid}/schedstat`);
+      const same = again === main;
+      main = again;
+      return same && readFileSync(`/proc/${child.pid}/stat`, 'utf8').replace(/^.*\) /, '')[0] === 'S';
+    });
+    const ticks = processTicks(child.pid!);
+    await until('the worker used CPU', () => processTicks(child.pid!) >= ticks + 2);
     assert.equal(readHeld(`/proc/${child.pid}/schedstat`), main, 'the main thread sleeps while the worker computes');
   } finally {
     child.kill('SIGKILL');
@@ -59,15 +86,21 @@ test('/proc/PID/schedstat is the main thread alone: another thread running leave
 test('a look stands for the next while its processes sleep, and not once one has run (stopped by a signal)', async () => {
   const sh = spawn('bash', ['-c', 'sleep 30; true'], { stdio: 'ignore' });
   try {
-    await new Promise((r) => setTimeout(r, 300));
-    const first = readForeground(sh.pid!, true)!;
-    assert.ok(first.marks && first.marks.paths.length >= 2, 'the shell and sleep are marked');
-    const again = readForeground(sh.pid!, true, { pgid: first.pgid, procs: new Map(), fg: first });
+    // Once bash waits for its sleep, and the sleep sleeps: a busy machine takes its time to get there.
+    let first = readForeground(sh.pid!, true);
+    await until('bash waits for sleep, asleep', () => {
+      first = readForeground(sh.pid!, true);
+      const stats = (first?.marks?.paths ?? []).map((p) => readFileSync(p.replace(/schedstat$/, 'stat'), 'utf8'));
+      return stats.length >= 2 && stats.some((st) => st.includes('(sleep) ')) && stats.every((st) => st.replace(/^.*\) /, '')[0] === 'S');
+    });
+    assert.ok(first!.marks && first!.marks.paths.length >= 2, 'the shell and sleep are marked');
+    const again = readForeground(sh.pid!, true, { pgid: first!.pgid, procs: new Map(), fg: first! });
     assert.equal(again, first, 'nothing ran: the same look');
-    const sleeper = Number(first.marks.paths[1]!.split('/')[2]);
+    const sleeper = Number(first!.marks.paths[1]!.split('/')[2]);
     process.kill(sleeper, 'SIGSTOP');
-    await new Promise((r) => setTimeout(r, 100));
-    const after = readForeground(sh.pid!, true, { pgid: first.pgid, procs: new Map(), fg: first });
+    // Stopped once it has run to take the signal (state T), however late it is scheduled.
+    await until('sleep stopped', () => readFileSync(`/proc/${sleeper}/stat`, 'utf8').replace(/^.*\) /, '')[0] === 'T');
+    const after = readForeground(sh.pid!, true, { pgid: first!.pgid, procs: new Map(), fg: first! });
     assert.notEqual(after, first, 'the stopped process ran to stop: looked at afresh');
     process.kill(sleeper, 'SIGCONT');
   } finally {
