@@ -1,4 +1,5 @@
 import { jobId } from '../../core/ids.js';
+import { isoTime } from '../../core/iso-time.js';
 import { AmuxError, toAmuxError } from '../../errors.js';
 import type { SessionRecord } from '../../core/records.js';
 import { PAGE_HEADERS, type LogLinesView } from '../../protocol/logs.js';
@@ -181,7 +182,7 @@ export function registerSessionRoutes(r: Router, engine: Engine): void {
     const dir = sessionPaths(ctx.paths, s.id).logDir;
     const read = readLog(dir, s.logChunkBytes, window.from, (window.to ?? Number.MAX_SAFE_INTEGER) - window.from);
     const lines = stampLines(read.data, read.offset, s.nonce, readMarks(ctx, s.id));
-    return { lines: lines.map((l) => ({ at: l.at === null ? null : new Date(l.at).toISOString(), text: l.text })) };
+    return { lines: lines.map((l) => ({ at: isoTime(l.at), text: l.text })) };
   });
 
   r.on(ROUTES.screen, async (q): Promise<ScreenView> => {

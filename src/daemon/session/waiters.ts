@@ -1,5 +1,6 @@
 import type { EventRecord, JobRecord, SessionRecord } from '../../core/records.js';
 import { isTerminal, TERMINAL_STATUSES } from '../../core/status.js';
+import { isoTime } from '../../core/iso-time.js';
 import { setLongTimeout } from '../../core/long-timeout.js';
 import { untilDeclared, untilStatus, type Until } from '../../core/until.js';
 import { activeDeclaration } from '../../core/attention.js';
@@ -31,7 +32,7 @@ function eventOf(e: EventRecord | null): WaitEvent | null {
   const data = e.data as { to?: unknown; reason?: unknown; status?: unknown; error?: unknown };
   const to = typeof data.to === 'string' ? data.to : typeof data.status === 'string' ? data.status : null;
   const reason = typeof data.reason === 'string' ? data.reason : typeof data.error === 'string' ? data.error : null;
-  return { id: e.id, type: e.type, to, reason, createdAt: new Date(e.createdAt).toISOString() };
+  return { id: e.id, type: e.type, to, reason, createdAt: isoTime(e.createdAt)! };
 }
 
 interface Look {
