@@ -80,7 +80,7 @@ export function registerSessionRoutes(r: Router, engine: Engine): void {
   });
 
   r.on(ROUTES.createSession, async (q): Promise<SessionView> => {
-    const s = await createSession(ctx, queue, parseCreate(await q.body()));
+    const s = await createSession(ctx, queue, parseCreate(await q.body()), q.answerBy);
     q.res.statusCode = 201;
     return sessionView(s);
   });
