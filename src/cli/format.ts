@@ -1,6 +1,7 @@
 import { AmuxError } from '../errors.js';
 import { labelsText } from '../core/labels.js';
 import { formatTable } from './output.js';
+import { visible } from '../core/visible.js';
 
 /**
  * `--format` of `ps`, `history`, `jobs` and `inspect` (README "Output formats"), docker's forms:
@@ -58,7 +59,7 @@ function cell(value: unknown): string {
 }
 
 function render(parts: readonly Part[], row: Record<string, unknown>): string {
-  return parts.map((p) => ('text' in p ? p.text : p.json ? JSON.stringify(p.field === null ? row : row[p.field] ?? null) : cell(row[p.field!]))).join('');
+  return parts.map((p) => ('text' in p ? p.text : visible(p.json ? JSON.stringify(p.field === null ? row : row[p.field] ?? null) : cell(row[p.field!])))).join('');
 }
 
 /** The rows in `format`, each line ending in a newline. */

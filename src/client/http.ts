@@ -143,7 +143,10 @@ export function send(target: string | Dialer, method: string, path: string, body
     const socketPath = typeof target === 'string' ? target : 'the daemon';
     let head: Buffer = Buffer.alloc(0);
     let settled = false;
-    const cancel = deadlineMs === undefined ? null : setLongTimeout(() => fail(new NoAnswerError(`no answer within ${deadlineMs} ms`)), deadlineMs);
+    // An answer that is already in the socket when the deadline comes wins (read in this turn's
+    // poll phase, before the check phase gives up): the daemon answers just before it (ADR 0055).
+    const giveUp = () => setImmediate(() => fail(new NoAnswerError(`no answer within ${deadlineMs} ms`)));
+    const cancel = deadlineMs === undefined ? null : setLongTimeout(giveUp, deadlineMs);
     const fail = (err: Error) => {
       cancel?.();
       if (settled) return;

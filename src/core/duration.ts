@@ -1,6 +1,13 @@
 import { AmuxError } from '../errors.js';
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/**
+ * The longest duration amux takes anywhere, 100 years (ADR 0054): a time computed from it (`now +
+ * delay`, `now - since`) is always a date, whatever the flag, the API field or the stack key.
+ */
+export const MAX_DURATION_MS = 36_500 * UNIT_MS.d!;
+const MAX_TEXT = '36500d (100 years, 3153600000000 ms)';
 const PART = /(\d+(?:\.\d+)?)(ms|s|m|h|d)/y;
 /** Units in the order a duration writes them, each at most once (`1h30m`, not `30m1h` or `5m5m`). */
 const ORDER = ['d', 'h', 'm', 's', 'ms'];
@@ -10,7 +17,7 @@ export function parseDuration(input: string, what = 'duration'): number {
   const text = String(input).trim();
   const fail = () =>
     new AmuxError('usage', `invalid ${what} '${input}': use e.g. 1500ms, 90s, 5m, 2h, 1h30m, 1d, or a number of seconds`);
-  if (/^\d+$/.test(text)) return checked(Number(text) * 1000, fail);
+  if (/^\d+$/.test(text)) return checked(Number(text) * 1000, fail, input, what);
   if (text === '') throw fail();
   let total = 0;
   let last = -1;
@@ -23,21 +30,32 @@ export function parseDuration(input: string, what = 'duration'): number {
     last = rank;
     total += Number(m[1]) * UNIT_MS[m[2]!]!;
   }
-  return checked(Math.round(total), fail);
+  return checked(Math.round(total), fail, input, what);
 }
 
 /** A time in the API: an integer of milliseconds (number or digits), or a duration text such as `5s`. */
 export function durationField(v: unknown, what: string, fallback: number): number {
   if (v === undefined || v === null) return fallback;
-  if (typeof v === 'number' && Number.isInteger(v) && v >= 0) return v;
-  if (typeof v === 'string' && /^\d+$/.test(v)) return Number(v);
+  if (typeof v === 'number' && Number.isInteger(v) && v >= 0) return boundedMs(v, what);
+  if (typeof v === 'string' && /^\d+$/.test(v)) return boundedMs(Number(v), what);
   if (typeof v === 'string') return parseDuration(v, what);
   throw new AmuxError('invalid_argument', `${what} must be an integer of milliseconds or a duration such as 5s`);
 }
 
-function checked(ms: number, fail: () => AmuxError): number {
-  if (!Number.isFinite(ms) || ms > Number.MAX_SAFE_INTEGER) throw fail();
+/** A number of milliseconds no longer than MAX_DURATION_MS, or `invalid_argument` saying the longest. */
+export function boundedMs(ms: number, what: string): number {
+  if (!(ms <= MAX_DURATION_MS)) throw tooLong(String(ms), what, 'invalid_argument');
   return ms;
+}
+
+function checked(ms: number, fail: () => AmuxError, input: string, what: string): number {
+  if (!Number.isFinite(ms)) throw fail();
+  if (ms > MAX_DURATION_MS) throw tooLong(input, what, 'usage');
+  return ms;
+}
+
+function tooLong(input: string, what: string, code: 'usage' | 'invalid_argument'): AmuxError {
+  return new AmuxError(code, `invalid ${what} '${String(input).slice(0, 40)}': the longest is ${MAX_TEXT}`);
 }
 
 /** A short human age: `45s`, `3m`, `2h`, `4d`. */

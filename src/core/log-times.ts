@@ -14,10 +14,30 @@ export type Mark = readonly [offset: number, at: number];
 export function parseMarks(text: string): Mark[] {
   const marks: Mark[] = [];
   for (const line of text.split('\n')) {
-    const m = /^(\d+) (\d+)$/.exec(line);
-    if (m) marks.push([Number(m[1]), Number(m[2])]);
+    const m = parseMark(line);
+    if (m) marks.push(m);
   }
   return marks;
+}
+
+/** One line of the marks file; null for a torn or foreign one. */
+export function parseMark(line: string): Mark | null {
+  const m = /^(\d+) (\d+)$/.exec(line);
+  return m ? [Number(m[1]), Number(m[2])] : null;
+}
+
+/**
+ * The marks worth keeping: none for bytes no longer on disk (below `first`, the oldest chunk
+ * kept), and at most `max`: beyond it every other mark of the older half goes, so old output's
+ * times get coarser (a window then reads a little more) while the newest stay exact to a second.
+ */
+export function keptMarks(marks: readonly Mark[], first: number, max: number): Mark[] {
+  let kept = marks.filter(([o]) => o >= first);
+  while (kept.length > max) {
+    const half = kept.length >> 1;
+    kept = [...kept.slice(0, half).filter((_, i) => i % 2 === 1), ...kept.slice(half)];
+  }
+  return kept;
 }
 
 export function markLine(offset: number, at: number): string {

@@ -1,5 +1,6 @@
 import { AmuxError } from '../errors.js';
 import { formatAge } from './duration.js';
+import { isoTime } from './iso-time.js';
 
 /**
  * The one answer to every verb that acts on a session that was removed (README "Commands": rm;
@@ -7,6 +8,6 @@ import { formatAge } from './duration.js';
  * inspect, history, events, jobs, wait.
  */
 export function sessionRemoved(id: string, removedAt: number, now = Date.now()): AmuxError {
-  const at = new Date(removedAt).toISOString().replace(/\.\d+Z$/, 'Z');
+  const at = isoTime(removedAt)!.replace(/\.\d+Z$/, 'Z');
   return new AmuxError('session_removed', `session ${id} was removed ${formatAge(now - removedAt)} ago (${at}); its record and last output are kept: 'amux inspect ${id}'`);
 }

@@ -3,6 +3,7 @@ import { AmuxError } from '../errors.js';
 import { brief, notOwn, type ToolContext } from './context.js';
 import { budgetMs, killOut, removeOut, sendOut, sessionRef, untilText, waitOut } from './schemas.js';
 import { defineTool, type ToolSpec } from './toolkit.js';
+import { MAX_WAIT_IDS } from '../protocol/wait.js';
 import { decodeCursor, DEFAULT_BUDGET_MS, waitWithin, withProgress } from './wait.js';
 
 /* The tools that act on what runs: send, wait, kill, remove (README "Agents"). */
@@ -55,7 +56,7 @@ export function controlTools(ctx: ToolContext): ToolSpec[] {
         + 'or done: false when the budget ran out: call wait again with the same ids and the answer\'s cursor, so that no change in between is missed. '
         + 'A target that ended without getting there has reached: false.',
       input: z.strictObject({
-        ids: z.array(z.string().min(1)).min(1).describe('session references or job ids'),
+        ids: z.array(z.string().min(1)).min(1).max(MAX_WAIT_IDS).describe(`session references or job ids (at most ${MAX_WAIT_IDS})`),
         until: untilText,
         any: z.boolean().optional().describe('answer when the first target gets there'),
         cursor: z.string().optional().describe("a previous answer's cursor (or 'e<eventId>' of a send receipt): only changes after it count"),

@@ -10,7 +10,7 @@ import type { RouteName } from './routes.js';
 import type {
   CreateSessionRequest, DeclareStateRequest, KillRequest, PruneRequest, RemoveQuery, RenameRequest, RestartRequest, ScreenQuery, SendInputRequest, SessionListQuery,
 } from './sessions.js';
-import type { WaitRequest } from './wait.js';
+import { MAX_WAIT_IDS, type WaitRequest } from './wait.js';
 
 /**
  * One schema per route for its body and its query (README "API"): the daemon checks every request
@@ -89,7 +89,8 @@ const kill = z.object({
 }).strict();
 
 const wait = z.object({
-  ids: z.array(z.string()).min(1, 'must be a non-empty array of session references'),
+  ids: z.array(z.string()).min(1, 'must be a non-empty array of session references')
+    .max(MAX_WAIT_IDS, `must hold at most ${MAX_WAIT_IDS} references; wait for more in several calls`),
   timeoutMs: duration.optional(),
   until: z.string().optional(),
   after: z.number().int().nonnegative().optional(),

@@ -1,7 +1,10 @@
 // `POST /v1/wait` (README "API").
 import type { JobStatus, SessionStatus } from '../core/status.js';
 
-/** The body: sessions or jobs (job 1 of a command session stands for the session). */
+/** The most references one wait takes (README "API"): more are a 400; wait for them in several calls. */
+export const MAX_WAIT_IDS = 1000;
+
+/** The body: sessions or jobs (job 1 of a command session stands for the session), at most MAX_WAIT_IDS. */
 export interface WaitRequest {
   ids: string[];
   /** Give up after this long (then `timedOut`): ms, or a duration text. */

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { amuxHome } from '../helpers/amux.js';
+import { amuxHome, sleep } from '../helpers/amux.js';
 
 describe('a request the CLI reported failed is never carried out later (ADR 0030)', () => {
   test('run and send to a stopped daemon exit 3, and nothing happens once it is continued', async (t) => {
@@ -58,5 +58,29 @@ describe('a request the CLI reported failed is never carried out later (ADR 0030
     }
     assert.equal(await h.ok(['ps', '-q']), before, 'no session was created');
     assert.equal(existsSync(ran), false);
+  });
+
+  test('a create whose start outlasts the client deadline is answered before it: exit 0 with the id, never exit 3 with a session (ADR 0055)', async (t) => {
+    const h = amuxHome(t);
+    await h.ok(['run', '--', 'sleep 120']);
+    const before = new Set((await h.ok(['ps', '-q'])).split('\n'));
+    const server = Number(h.tmux(['display-message', '-p', '#{pid}']).trim());
+    assert.ok(server > 1, `tmux server pid: ${server}`);
+    // tmux is held stopped past the client's deadline (3 s): the start cannot finish before it.
+    process.kill(server, 'SIGSTOP');
+    let cli!: ReturnType<typeof h.run>;
+    try {
+      cli = h.run(['run', '--', 'sleep 101'], { env: { AMUX_CLIENT_TIMEOUT: '3s' }, timeoutMs: 120_000 });
+      await Promise.race([cli, sleep(6000)]);
+    } finally {
+      process.kill(server, 'SIGCONT');
+    }
+    const r = await cli;
+    const made = (await h.ok(['ps', '-q'])).split('\n').filter((id) => !before.has(id));
+    // Either not done, or its answer says it was (ADR 0030).
+    if (r.code === 0) assert.deepEqual(made, [r.stdout.trim()]);
+    else assert.deepEqual(made, [], `exit ${r.code} (${r.stderr.trim()}), yet the session was created`);
+    assert.equal(r.code, 0, `a daemon that answers in time says it was done: ${r.stderr}`);
+    assert.equal((await h.session(made[0]!)).status, 'working');
   });
 });

@@ -1,6 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatAge, formatDuration, parseBytes, parseDuration } from '../../src/core/duration.js';
+import { durationField, formatAge, formatDuration, MAX_DURATION_MS, parseBytes, parseDuration } from '../../src/core/duration.js';
+import { isoTime } from '../../src/core/iso-time.js';
 
 const usage = { name: 'AmuxError', code: 'usage', exitCode: 2 };
 
@@ -105,5 +106,32 @@ describe('formatDuration', () => {
       [86_400_000, '1d'], [93_600_000, '1d2h'], [30 * 86_400_000, '30d'],
     ];
     for (const [ms, text] of cases) assert.equal(formatDuration(ms), text, `${ms} ms`);
+  });
+});
+
+describe('the longest duration (ADR 0054)', () => {
+  test('36500d is taken; a millisecond more, as text or as a number, is refused naming the longest', () => {
+    assert.equal(parseDuration('36500d'), MAX_DURATION_MS);
+    for (const text of ['36500d1ms', '99999999d', '9999999999999999999']) {
+      assert.throws(() => parseDuration(text, '--delay duration'), { ...usage, message: /invalid --delay duration .*the longest is 36500d/ });
+    }
+    assert.equal(durationField(MAX_DURATION_MS, 'delay', 0), MAX_DURATION_MS);
+    for (const v of [MAX_DURATION_MS + 1, 8.64e15, String(8.64e15)]) {
+      assert.throws(() => durationField(v, 'delay', 0), { code: 'invalid_argument', message: /the longest is 36500d/ });
+    }
+  });
+
+  test('now plus the longest is still a date', () => {
+    assert.ok(!Number.isNaN(new Date(Date.now() + MAX_DURATION_MS).getTime()));
+  });
+});
+
+describe('isoTime', () => {
+  test('a time past the Date range is its end, not a RangeError; no number is null', () => {
+    assert.equal(isoTime(0), '1970-01-01T00:00:00.000Z');
+    assert.equal(isoTime(Date.now() + 8.64e15), '+275760-09-13T00:00:00.000Z');
+    assert.equal(isoTime(-9e15), '-271821-04-20T00:00:00.000Z');
+    assert.equal(isoTime(null), null);
+    assert.equal(isoTime(Number.NaN), null);
   });
 });

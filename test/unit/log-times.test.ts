@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { markLine, offsetSince, offsetUntil, parseMarks, parseTimeRef, timeAt } from '../../src/core/log-times.js';
+import { keptMarks, markLine, offsetSince, offsetUntil, parseMarks, parseTimeRef, timeAt } from '../../src/core/log-times.js';
 import { stampLines } from '../../src/core/stamp-lines.js';
 
 const marks = parseMarks(`${markLine(10, 1000)}${markLine(25, 2000)}${markLine(40, 3000)}41 `);
@@ -41,5 +41,17 @@ describe('log time marks (logs --since/--until/-t)', () => {
       { at: 2, text: 'two', end: nl(nl(0) - 100) },
       { at: 3, text: 'three', end: 100 + raw.length, open: true },
     ]);
+  });
+});
+
+describe('the marks kept (issue 34 item 12)', () => {
+  test('marks of chunks no longer on disk go; beyond the cap the older half is thinned, the newest stay', () => {
+    const many: [number, number][] = Array.from({ length: 100 }, (_, i) => [i * 10, 1000 + i * 1000]);
+    assert.deepEqual(keptMarks(many, 500, 1000), many.slice(50));
+    const thin = keptMarks(many, 0, 40);
+    assert.ok(thin.length <= 40, `${thin.length}`);
+    assert.deepEqual(thin.slice(-20), many.slice(-20), 'the newest are exact');
+    for (let i = 1; i < thin.length; i++) assert.ok(thin[i]![0] > thin[i - 1]![0], 'in order');
+    assert.deepEqual(thin.at(-1), many.at(-1));
   });
 });

@@ -5,6 +5,7 @@ import type { InspectView } from '../../protocol/sessions.js';
 import { formatTable, printJson, statusPainter, useColor, writeOut } from '../output.js';
 import { isRestarting, restartingNote } from '../marks.js';
 import { jobRows, JOB_HEAD } from './jobs.js';
+import { visible } from '../../core/visible.js';
 
 export interface InspectOptions {
   json?: boolean;
@@ -50,7 +51,7 @@ export async function formatInspect(r: InspectView, now: number): Promise<string
   const rows: Array<[string, string]> = [
     ['id', s.id],
     ['name', orEmpty(s.name)],
-    ['status', isRestarting(s) ? `restarting (${restartingNote(s, now)})` : `${paint(s.status)}${s.reason ? ` (${s.reason})` : ''}`],
+    ['status', isRestarting(s) ? `restarting (${restartingNote(s, now)})` : `${paint(s.status)}${s.reason ? ` (${visible(s.reason)})` : ''}`],
     // README "Statuses": what it asks of a person, and the state its program declared.
     ['attention', s.attention ? `${s.attention.source}${s.attention.title ? ` ${s.attention.title}:` : ''}${s.attention.message ? ` ${s.attention.message}` : ''}, at ${when(s.attention.at, now)}` : ''],
     ['declared', s.declared ? `${s.declared.state}${s.declared.message ? `: ${s.declared.message}` : ''}${s.declared.until ? `, until ${s.declared.until}` : ''}` : ''],
@@ -75,13 +76,18 @@ export async function formatInspect(r: InspectView, now: number): Promise<string
     ['restarts', s.restarts ? `${s.restarts}${s.restartPolicy ? ` (--restart ${s.restartPolicy})` : ''}` : ''],
     ['previous run', s.previousEnd ? `${s.previousEnd.id} ended ${s.previousEnd.status}${s.previousEnd.exitCode !== null ? ` (exit ${s.previousEnd.exitCode})` : ''}${s.previousEnd.endedAt ? `, ${when(s.previousEnd.endedAt, now)}` : ''}` : ''],
   ];
-  const parts = [keyValueTable(rows.filter(([k, v]) => v !== '' || k === 'name' || k === 'exit code'))];
+  // Every value but the painted status is the session's text: shown, never acted on by the terminal.
+  const shown = rows.map(([k, v]): [string, string] => [k, k === 'status' ? v : visible(v, true)]);
+  const parts = [keyValueTable(shown.filter(([k, v]) => v !== '' || k === 'name' || k === 'exit code'))];
   parts.push(`\nJobs (${r.jobs.length})\n`, r.jobs.length ? formatTable(JOB_HEAD, jobRows(r.jobs)) : '');
   const events = r.events.slice(-EVENTS_SHOWN);
   parts.push(
     `\nEvents (the newest ${events.length}; all: amux events ${s.id})\n`,
-    formatTable(['ID', 'TIME', 'TYPE', 'DETAIL'], events.map((e) => [String(e.id), e.createdAt, e.type, eventDetail(e)])),
+    formatTable(['ID', 'TIME', 'TYPE', 'DETAIL'], events.map((e) => [String(e.id), e.createdAt, e.type, visible(eventDetail(e))])),
   );
-  if (r.lastOutput) parts.push('\nLast output\n', r.lastOutput.endsWith('\n') ? r.lastOutput : `${r.lastOutput}\n`);
+  if (r.lastOutput) {
+    const last = visible(r.lastOutput, true);
+    parts.push('\nLast output\n', last.endsWith('\n') ? last : `${last}\n`);
+  }
   return parts.join('');
 }

@@ -2,6 +2,7 @@ import { formatDuration } from '../../core/duration.js';
 import type { Client } from '../../client/client.js';
 import type { JobView } from '../../protocol/jobs.js';
 import { formatTable, printJson, writeOut } from '../output.js';
+import { visible } from '../../core/visible.js';
 
 export interface JobsOptions {
   status?: string;
@@ -45,6 +46,6 @@ export function jobRows(jobs: readonly JobView[]): string[][] {
     j.background ? 'bg' : j.tty ? 'tty' : 'fg',
     j.pid === null ? '' : String(j.pid),
     j.durationMs === null ? '' : formatDuration(j.durationMs),
-    j.command.replace(/\s*\n\s*/g, ' ↵ '),
+    visible(j.command.replace(/\s*\n\s*/g, ' ↵ ')),
   ]);
 }

@@ -4,6 +4,7 @@ import type { SessionView } from '../../protocol/sessions.js';
 import type { Client } from '../../client/client.js';
 import { markedStatus } from '../marks.js';
 import { formatTable, printJson, statusPainter, useColor, writeOut } from '../output.js';
+import { visible } from '../../core/visible.js';
 
 export interface PsOptions {
   quiet?: boolean;
@@ -30,7 +31,7 @@ export interface PsOptions {
 const COMMAND_WIDTH = 40;
 
 function oneLine(text: string, trunc: boolean): string {
-  const flat = text.replace(/\s*\n\s*/g, ' ↵ ');
+  const flat = visible(text.replace(/\s*\n\s*/g, ' ↵ '));
   return trunc && flat.length > COMMAND_WIDTH ? `${flat.slice(0, COMMAND_WIDTH - 1)}…` : flat;
 }
 
@@ -123,9 +124,9 @@ export async function printSessions(
   const paint = await statusPainter(useColor());
   const now = Date.now();
   const rows = sessions.map((s) => [
-    ...(host ? [host(s)] : []),
+    ...(host ? [visible(host(s))] : []),
     s.id,
-    s.name ?? '',
+    visible(s.name ?? ''),
     // `idle!`: it asks for a person (README "Statuses": attention); `restarting`: a chain in its backoff.
     paint(s.status).replace(s.status, markedStatus(s)),
     s.exitCode === null ? '' : String(s.exitCode),

@@ -5,6 +5,7 @@ import { AmuxError } from '../../errors.js';
 import type { WaitAnswer } from '../../protocol/wait.js';
 import { printJson } from '../output.js';
 import { Router } from '../refs.js';
+import { MAX_WAIT_IDS } from '../../protocol/wait.js';
 
 /**
  * README "Commands" (wait): 124 when the timeout ran out. Until `exited`: the exit code of the first
@@ -39,6 +40,7 @@ export interface WaitFlags {
 /** `amux wait`: block until the targets ended, or got to the `--until` state. */
 export async function waitCommand(router: Router, refs: string[], opts: WaitFlags): Promise<number> {
   const until = parseUntil(opts.until); // a bad one fails here, before a daemon is started
+  if (refs.length > MAX_WAIT_IDS) throw new AmuxError('usage', `amux wait takes at most ${MAX_WAIT_IDS} sessions or jobs at once (got ${refs.length}); wait for the others in a second call`);
   // Targets on several hosts (HOST:ID, README "Remote hosts"): one wait per host, at once, and
   // the results put back in argument order.
   const routed = refs.map((r) => router.route(r));

@@ -7,6 +7,7 @@ import { examples, hinted } from '../hints.js';
 import { parseLabelArg } from '../../core/labels.js';
 import { durationOption, envOption, intOption } from '../parse.js';
 import { commandArg, filterOption, formatOption, sessionArg, statusOption, targetArg, type Wiring } from './shared.js';
+import { MAX_WAIT_IDS } from '../../protocol/wait.js';
 
 /** Sessions: start, list, watch, inspect, read, wait for, end, remove, type into, attach (README "Commands"). */
 export function addSessionCommands(program: Command, { setExit, client, router, routed }: Wiring): void {
@@ -119,7 +120,7 @@ export function addSessionCommands(program: Command, { setExit, client, router, 
   program
     .command('wait')
     .description('block until all have ended (or reached --until); exit with the first non-zero exit code (124 on --timeout)')
-    .addArgument(targetArg('<ids...>', 'session ids, names or prefixes, or job ids job-<id>-<n>'))
+    .addArgument(targetArg('<ids...>', `session ids, names or prefixes, or job ids job-<id>-<n> (at most ${MAX_WAIT_IDS})`))
     .addOption(hinted(
       new Option('--until <state>', 'exited (default), idle, working, attention (a bell or notification, amux state waiting), waiting or ready (declared with amux state), started (no longer pending), or output:REGEX (sessions); returns at once when it already holds; exit 1 when a session ended without reaching it; exit 2 when one match of REGEX takes over 5s (one without backreferences and lookaround never does)'),
       { kind: 'words', words: ['exited', 'idle', 'working', 'attention', 'waiting', 'ready', 'started', 'output:'] },

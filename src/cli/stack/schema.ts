@@ -1,4 +1,4 @@
-import { parseDuration } from '../../core/duration.js';
+import { boundedMs, parseDuration } from '../../core/duration.js';
 import { checkLabel } from '../../core/labels.js';
 import { parseRestartPolicy } from '../../core/restart-policy.js';
 import type { AmuxError } from '../../errors.js';
@@ -143,7 +143,7 @@ function stringMap(v: Tree, field: string, fail: Fail): Record<string, string> {
 }
 
 function duration(v: Tree, field: string, fail: Fail): number {
-  if (v.kind === 'scalar' && typeof v.value === 'number' && v.value >= 0) return Math.round(v.value * 1000);
+  if (v.kind === 'scalar' && typeof v.value === 'number' && v.value >= 0) return guarded(v, field, fail, () => boundedMs(Math.round(Number(v.value) * 1000), 'duration'));
   return guarded(v, field, fail, (t) => parseDuration(t));
 }
 

@@ -2,7 +2,7 @@ import type { Health, StopAnswer } from '../../protocol/daemon.js';
 import { ROUTES } from '../../protocol/routes.js';
 import type { WaitAnswer } from '../../protocol/wait.js';
 import { VERSION } from '../../version.js';
-import { resolveTarget } from '../session/refs.js';
+import { resolveTargets } from '../session/refs.js';
 import { waitForTargets } from '../session/waiters.js';
 import type { Engine } from './index.js';
 import type { Router } from './router.js';
@@ -23,7 +23,7 @@ export function registerDaemonRoutes(r: Router, { ctx, monitor }: Engine, stop: 
 
   r.on(ROUTES.wait, async (q): Promise<WaitAnswer> => {
     const { refs, spec } = parseWait(await q.body());
-    const targets = refs.map((ref) => resolveTarget(ctx, ref, true));
+    const targets = resolveTargets(ctx, refs, true);
     q.long();
     const abort = new AbortController();
     q.res.on('close', () => abort.abort());

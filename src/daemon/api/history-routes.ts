@@ -1,4 +1,5 @@
 import type { EventView, StatsView } from '../../protocol/events.js';
+import { isoTime } from '../../core/iso-time.js';
 import { ROUTES } from '../../protocol/routes.js';
 import type { SessionView } from '../../protocol/sessions.js';
 import { computeStats, eventCursorFrom, isRemoved, lastEventId, readEvents } from '../../store/history.js';
@@ -34,7 +35,7 @@ export function registerHistoryRoutes(r: Router, ctx: DaemonContext): void {
   r.on(ROUTES.stats, async (q): Promise<StatsView> => {
     const windowMs = queryDuration(q.query.since, 'since') ?? DAY_MS;
     const { from, ...stats } = computeStats(ctx.store, Date.now() - windowMs);
-    return { since: new Date(from).toISOString(), windowMs, ...stats };
+    return { since: isoTime(from)!, windowMs, ...stats };
   });
 }
 

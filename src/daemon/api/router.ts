@@ -16,6 +16,11 @@ export interface Request {
   body: () => Promise<unknown>;
   /** Marks this request as one that lasts (wait, follow): a stopping daemon cuts it instead of waiting for it. */
   long: () => void;
+  /**
+   * The latest moment to answer a request that changes something, so that the answer reaches its
+   * client before the client's deadline (ADR 0055); null without a deadline (and for GET).
+   */
+  answerBy: number | null;
 }
 export type Handler = (r: Request) => Promise<unknown>;
 
@@ -100,8 +105,9 @@ export class Router {
       const long = () => void this.inflight.set(res, true);
       const query = checked(route.schema.query ?? NOTHING, Object.fromEntries(url!.searchParams), 'query') as Record<string, any>;
       const body = raw ? undefined : checked(route.schema.body ?? NOTHING, await parsed, 'body');
-      if (req.method !== 'GET' && !(await stillWanted(req, res))) return void res.destroy();
-      const result = await route.handler({ req, res, params, query, body: async () => body, long });
+      const answerBy = req.method === 'GET' ? null : await stillWanted(req, res);
+      if (answerBy === false) return void res.destroy();
+      const result = await route.handler({ req, res, params, query, body: async () => body, long, answerBy });
       // A handler may set a status (201 Created) and return the body.
       if (!res.headersSent && !res.writableEnded) sendJson(res, result === undefined ? 204 : res.statusCode, result);
     } catch (err) {
@@ -114,20 +120,26 @@ export class Router {
   }
 }
 
+/** The most time kept between a request's answer and its client's deadline, for the answer's way back (ADR 0055). */
+const ANSWER_MARGIN_MS = 1000;
+
 /**
  * At most once (ADR 0030): a request that changes something is carried out only while its client
- * still waits for the answer. One whose client closed the connection is dropped; one that came
- * after its deadline (the daemon was stopped or swamped, and the client reported a failure) is
- * refused, doing nothing.
+ * still waits for the answer. One whose client closed the connection is dropped (false); one that
+ * came after its deadline (the daemon was stopped or swamped, and the client reported a failure)
+ * is refused, doing nothing. Else the moment by which to answer it (null: no deadline): half the
+ * time left, at most a second, before the deadline (ADR 0055).
  */
-async function stillWanted(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+async function stillWanted(req: IncomingMessage, res: ServerResponse): Promise<number | null | false> {
   await new Promise((r) => setImmediate(r)); // a close that came with the request is seen first
   if (res.destroyed || req.socket.destroyed || req.socket.readableEnded) return false;
   const deadline = Number(req.headers[DEADLINE_HEADER]);
-  if (Number.isFinite(deadline) && Date.now() > deadline) {
-    throw new AmuxError('timeout', `this request came ${Date.now() - deadline} ms after its client gave up waiting (AMUX_CLIENT_TIMEOUT); nothing was done`);
+  if (!Number.isFinite(deadline)) return null;
+  const now = Date.now();
+  if (now > deadline) {
+    throw new AmuxError('timeout', `this request came ${now - deadline} ms after its client gave up waiting (AMUX_CLIENT_TIMEOUT); nothing was done`);
   }
-  return true;
+  return deadline - Math.min(ANSWER_MARGIN_MS, (deadline - now) / 2);
 }
 
 /** Errors of a connection the client closed (mid-body, mid-answer). */

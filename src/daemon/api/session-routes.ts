@@ -1,13 +1,14 @@
 import { existsSync } from 'node:fs';
 import { jobId } from '../../core/ids.js';
 import { sessionRemoved } from '../../core/removed.js';
+import { isoTime } from '../../core/iso-time.js';
 import { AmuxError, toAmuxError } from '../../errors.js';
 import type { SessionRecord } from '../../core/records.js';
 import { PAGE_HEADERS, type LogLinesView } from '../../protocol/logs.js';
 import { stampLines } from '../../core/stamp-lines.js';
 import { sessionPaths } from '../../paths.js';
 import { readLog } from '../output/log-files.js';
-import { offsetSince, offsetUntil, parseTimeRef } from '../../core/log-times.js';
+import { MARK_SLACK_MS, offsetSince, offsetUntil, parseTimeRef } from '../../core/log-times.js';
 import { readMarks } from '../output/log-times.js';
 import { pathOf, ROUTES } from '../../protocol/routes.js';
 import type { JobView } from '../../protocol/jobs.js';
@@ -46,16 +47,19 @@ export async function killTarget({ ctx, jobs }: Engine, t: Target, k: { signal: 
 function timeWindow(ctx: Engine['ctx'], id: string, since: string | undefined, until: string | undefined, follow: boolean): { from: number; to: number | null } {
   if (since === undefined && until === undefined) return { from: 0, to: null };
   if (until !== undefined && follow) throw new AmuxError('invalid_argument', 'until is for reads without follow: drop one of them');
-  const marks = readMarks(ctx, id);
   const now = Date.now();
+  let from: number | undefined;
+  let to: number | undefined;
   try {
-    return {
-      from: since === undefined ? 0 : offsetSince(marks, parseTimeRef(since, now, 'since')),
-      to: until === undefined ? null : offsetUntil(marks, parseTimeRef(until, now, 'until')),
-    };
+    from = since === undefined ? undefined : parseTimeRef(since, now, 'since');
+    to = until === undefined ? undefined : parseTimeRef(until, now, 'until');
   } catch (err) {
     throw new AmuxError('invalid_argument', (err as Error).message);
   }
+  // Read back only to the newest mark at or before the earliest time asked (README "Commands": logs).
+  const back = Math.min(from ?? Infinity, to === undefined ? Infinity : to + MARK_SLACK_MS);
+  const marks = readMarks(ctx, id, ([, at]) => at <= back);
+  return { from: from === undefined ? 0 : offsetSince(marks, from), to: to === undefined ? null : offsetUntil(marks, to) };
 }
 
 function freshLog({ ctx }: Engine, s: SessionRecord): SessionRecord {
@@ -82,7 +86,7 @@ export function registerSessionRoutes(r: Router, engine: Engine): void {
   });
 
   r.on(ROUTES.createSession, async (q): Promise<SessionView> => {
-    const s = await createSession(ctx, queue, parseCreate(await q.body()));
+    const s = await createSession(ctx, queue, parseCreate(await q.body()), q.answerBy);
     q.res.statusCode = 201;
     return sessionView(s);
   });
@@ -186,10 +190,10 @@ export function registerSessionRoutes(r: Router, engine: Engine): void {
     const window = timeWindow(ctx, s.id, q.query.since, q.query.until, false);
     const dir = sessionPaths(ctx.paths, s.id).logDir;
     const read = readLog(dir, s.logChunkBytes, window.from, (window.to ?? Number.MAX_SAFE_INTEGER) - window.from);
-    const lines = stampLines(read.data, read.offset, s.nonce, readMarks(ctx, s.id));
+    const lines = stampLines(read.data, read.offset, s.nonce, readMarks(ctx, s.id, ([o]) => o < read.offset));
     const closed = lines.filter((l) => !l.open);
     const nextOffset = closed.length ? closed[closed.length - 1]!.end : read.offset;
-    return { lines: lines.map((l) => ({ at: l.at === null ? null : new Date(l.at).toISOString(), text: l.text, ...(l.open ? { open: true as const } : {}) })), nextOffset };
+    return { lines: lines.map((l) => ({ at: isoTime(l.at), text: l.text, ...(l.open ? { open: true as const } : {}) })), nextOffset };
   });
 
   r.on(ROUTES.screen, async (q): Promise<ScreenView> => {

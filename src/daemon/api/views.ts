@@ -1,11 +1,12 @@
 import type { EventRecord, JobRecord, SessionRecord } from '../../core/records.js';
 import { activeDeclaration, declaredReason } from '../../core/attention.js';
+import { isoTime } from '../../core/iso-time.js';
 import { isTerminal } from '../../core/status.js';
 import type { EventView } from '../../protocol/events.js';
 import type { JobView } from '../../protocol/jobs.js';
 import type { SessionView } from '../../protocol/sessions.js';
 
-const iso = (ms: number | null): string | null => (ms == null ? null : new Date(ms).toISOString());
+const iso = isoTime;
 
 /**
  * The API shape of a session (protocol/sessions.ts; README "API"). `live`: what the monitor saw at

@@ -13,6 +13,7 @@ import { applyDecision } from './transitions.js';
 import type { Queue } from './queue.js';
 import { START_BACKLOG } from '../../protocol/sessions.js';
 import { NO_ATTENTION } from '../../core/attention.js';
+import { setLongTimeout } from '../../core/long-timeout.js';
 
 /** A checked create request (api/validate.ts). */
 export interface SessionSpec {
@@ -55,12 +56,17 @@ export interface StoredSpec {
   backoffMs: number | null;
 }
 
+/** The least time a create needs between its commit and its answer (ADR 0055). */
+const START_ROOM_MS = 250;
+
 /**
  * Creates a session (README "Commands": run): its files and its `pending` row, then asks the
  * queue to start it. Resolves once it runs, or at once with the `pending` record when maxLive
- * holds it back.
+ * holds it back. `answerBy`: the client's deadline (ADR 0055); a start still under way then is
+ * answered `pending`, `waits for tmux` (ADR 0040), so that a client never reports failed a create
+ * that was carried out.
  */
-export async function createSession(ctx: DaemonContext, queue: Queue, spec: SessionSpec): Promise<SessionRecord> {
+export async function createSession(ctx: DaemonContext, queue: Queue, spec: SessionSpec, answerBy: number | null = null): Promise<SessionRecord> {
   const { command, name, cwd, env, umask, timeoutMs, idleTimeoutMs, autoRemove, labels, restartPolicy, delayMs } = spec;
   if (spec.group !== null && !ctx.store.getGroup(spec.group)) {
     throw new AmuxError('invalid_argument', `no such group '${spec.group}'; create it first: amux group add ${spec.group} --parallel N`);
@@ -94,6 +100,11 @@ export async function createSession(ctx: DaemonContext, queue: Queue, spec: Sess
       exitsDir: ctx.paths.exitsDir, daemonPidFile: ctx.paths.pidFile, firstJob: command ? 1 : null,
       streamChunkBytes: JOB_STREAM_CHUNK, streamFilter: chunkFilter(JOB_STREAM_KEEP, true),
     }), { mode: 0o600 });
+    // The last moment to give up doing nothing (ADR 0055): with less time left, the answer would
+    // come after the client gave up, and a start's own work can take that long.
+    if (answerBy !== null && answerBy - Date.now() < START_ROOM_MS) {
+      throw new AmuxError('timeout', `too little time left before the client gives up (AMUX_CLIENT_TIMEOUT) to create a session and answer; nothing was done`);
+    }
     ctx.store.tx(() => {
       ctx.store.insertSession(record);
       ctx.store.setSpec(id, stored as unknown as Record<string, unknown>);
@@ -117,13 +128,27 @@ export async function createSession(ctx: DaemonContext, queue: Queue, spec: Sess
   }
   queue.pump();
   const starting = queue.started(id);
-  if (starting) return starting;
+  const started = starting && (await within(starting, answerBy));
+  if (started) return started;
   // Not started now: it waits for a slot (maxLive, its group, `--after`, `--delay`) or, when every
-  // start slot is taken, for tmux (ADR 0040): answered at once, pending, and started in order.
+  // start slot is taken or its start outlasts the client's deadline, for tmux (ADR 0040): answered
+  // at once, pending, and started in order.
   const cur = ctx.store.getSession(id) ?? record;
-  if (cur.status !== 'pending' || cur.reason !== null || !queue.backlogged()) return cur;
+  if (cur.status !== 'pending' || cur.reason !== null || (!starting && !queue.backlogged())) return cur;
   ctx.store.updateSession(id, { reason: START_BACKLOG });
   return { ...cur, reason: START_BACKLOG };
+}
+
+/** What `work` resolves with by `by` (ms since the epoch; null: no limit), else null; its failure, if it fails first. */
+async function within<T>(work: Promise<T>, by: number | null): Promise<T | null> {
+  if (by === null) return work;
+  let cancel = () => {};
+  const late = new Promise<null>((r) => (cancel = setLongTimeout(() => r(null), Math.max(0, by - Date.now()))));
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    cancel();
+  }
 }
 
 /** The spec a session was created with, to create it again (`restart`); null once it was removed. */

@@ -1,6 +1,7 @@
 import type { SessionRecord } from '../../core/records.js';
 import type { DaemonContext } from '../context.js';
 import { judgeDependencies } from '../../core/dependencies.js';
+import { setLongTimeout } from '../../core/long-timeout.js';
 import { startPending } from './start.js';
 import { applyDecision } from './transitions.js';
 
@@ -23,7 +24,7 @@ export class Queue {
   private readonly promises = new Map<string, Promise<SessionRecord>>();
   private stopped = false;
   /** Wakes the queue when the earliest delayed session (`run --delay`, a restart's backoff) is due. */
-  private timer: { at: number; handle: NodeJS.Timeout } | null = null;
+  private timer: { at: number; cancel: () => void } | null = null;
 
   constructor(private readonly ctx: DaemonContext) {}
 
@@ -34,7 +35,7 @@ export class Queue {
   /** The daemon is stopping: pending sessions wait for the next one. */
   stop(): void {
     this.stopped = true;
-    if (this.timer) clearTimeout(this.timer.handle);
+    this.timer?.cancel();
   }
 
   /**
@@ -94,15 +95,15 @@ export class Queue {
   private schedule(): void {
     const at = this.ctx.store.nextStartAfter();
     if (this.timer && this.timer.at === at) return;
-    if (this.timer) clearTimeout(this.timer.handle);
+    this.timer?.cancel();
     this.timer = null;
     if (at === null) return;
-    const handle = setTimeout(() => {
+    // a long timer: a start 25 days away must not fire at once (TimeoutOverflowWarning) and loop
+    const cancel = setLongTimeout(() => {
       this.timer = null;
       this.pump();
-    }, Math.max(0, at - Date.now()) + 5);
-    handle.unref();
-    this.timer = { at, handle };
+    }, Math.max(0, at - Date.now()) + 5, Date.now, true);
+    this.timer = { at, cancel };
   }
 
   /** Every start slot is taken while maxLive would allow more: what waits now, waits for tmux. */

@@ -1,5 +1,6 @@
 import type { EventRecord, JobRecord, SessionRecord } from '../../core/records.js';
 import { isTerminal, TERMINAL_STATUSES } from '../../core/status.js';
+import { isoTime } from '../../core/iso-time.js';
 import { setLongTimeout } from '../../core/long-timeout.js';
 import { untilDeclared, untilStatus, type Until } from '../../core/until.js';
 import { activeDeclaration } from '../../core/attention.js';
@@ -31,7 +32,7 @@ function eventOf(e: EventRecord | null): WaitEvent | null {
   const data = e.data as { to?: unknown; reason?: unknown; status?: unknown; error?: unknown };
   const to = typeof data.to === 'string' ? data.to : typeof data.status === 'string' ? data.status : null;
   const reason = typeof data.reason === 'string' ? data.reason : typeof data.error === 'string' ? data.error : null;
-  return { id: e.id, type: e.type, to, reason, createdAt: new Date(e.createdAt).toISOString() };
+  return { id: e.id, type: e.type, to, reason, createdAt: isoTime(e.createdAt)! };
 }
 
 interface Look {
@@ -130,14 +131,18 @@ function needsYou(ctx: DaemonContext, s: SessionRecord, spec: WaitSpec): EventRe
  * the newest event id before the last look, so `after: cursor` misses nothing (ADR 0018).
  */
 export async function waitForTargets(ctx: DaemonContext, targets: readonly Target[], spec: WaitSpec, signal?: AbortSignal): Promise<WaitAnswer> {
-  const watches = targets.map((t) => new TargetWatch(ctx, t, spec));
+  // One watch per distinct target, however often it was named; the answer has one entry per name.
+  const byId = new Map<string, TargetWatch>();
+  for (const t of targets) if (!byId.has(t.id)) byId.set(t.id, new TargetWatch(ctx, t, spec));
+  const watches = [...byId.values()];
   const sessions = new Set(watches.map((w) => w.sessionId));
   const lookAll = async (timedOut: boolean): Promise<{ answer: WaitAnswer; finished: boolean }> => {
     const cursor = lastEventId(ctx.store);
-    const looks: Look[] = [];
-    for (const w of watches) looks.push(await w.look());
-    const finished = spec.any ? looks.some((l) => l.r.reached) || looks.every((l) => l.done) : looks.every((l) => l.done);
-    return { answer: { results: looks.map((l) => l.r), timedOut: timedOut && !finished, cursor }, finished };
+    const looks = new Map<string, Look>();
+    for (const [id, w] of byId) looks.set(id, await w.look());
+    const all = [...looks.values()];
+    const finished = spec.any ? all.some((l) => l.r.reached) || all.every((l) => l.done) : all.every((l) => l.done);
+    return { answer: { results: targets.map((t) => looks.get(t.id)!.r), timedOut: timedOut && !finished, cursor }, finished };
   };
   const first = await lookAll(false);
   if (first.finished || signal?.aborted) return first.answer;
