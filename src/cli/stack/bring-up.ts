@@ -22,6 +22,8 @@ export interface UpListener {
   ready?(key: string, session: SessionView): void;
   /** True once up is being stopped (Ctrl-C): nothing more starts, and a session that started meanwhile is removed. */
   aborted?(): boolean;
+  /** Aborted with `aborted`: ends a readiness probe under way at once. */
+  signal?: AbortSignal;
 }
 
 export interface UpResult {
@@ -69,7 +71,7 @@ export async function bringUp(client: Client, plan: Reconcile, here: (d: Desired
     const spec = byKey.get(key)!.want.spec;
     if (!spec.ready) return s;
     const t0 = Date.now();
-    const r = await awaitReady(client, s, spec.ready, here(byKey.get(key)!.want));
+    const r = await awaitReady(client, s, spec.ready, here(byKey.get(key)!.want), listener.signal);
     if (!r.ok) fail({ service: key, reason: r.reason });
     const session = (r as { session: SessionView }).session;
     listener.note(`${key} ready (${Date.now() - t0}ms)`);
