@@ -4,7 +4,7 @@ import { nextBackoff, parseRestartPolicy, shouldRestart } from '../../core/resta
 import type { SessionRecord } from '../../core/records.js';
 import { isTerminal } from '../../core/status.js';
 import { AmuxError } from '../../errors.js';
-import type { DaemonContext } from '../context.js';
+import { runtimeOf, type DaemonContext } from '../context.js';
 import { createSession, storedSpec, type StoredSpec } from './create.js';
 import { reportError } from './errors.js';
 import { killSession } from './kill.js';
@@ -61,7 +61,8 @@ function isDir(path: string): boolean {
  * The restart policies (`run --restart`): a session that ends in a way its policy restarts
  * starts again after the backoff (1 s doubling to 60 s, back to 1 s after a run of 60 s), as a
  * new `pending` session with reason `restart backoff`. `kill`, `rm` (also of that pending
- * session) and `restart` end the chain: a stopped session never restarts.
+ * session) and `restart` end the chain: a stopped session never restarts, and `kill` of an ended
+ * one whose next session is not made yet cancels its restart (kill.ts).
  */
 export function watchRestartPolicies(ctx: DaemonContext, queue: Queue): void {
   const handled = new Set<string>();
@@ -78,13 +79,16 @@ export function watchRestartPolicies(ctx: DaemonContext, queue: Queue): void {
     if (!shouldRestart(parseRestartPolicy(s.restartPolicy), s.status, streak)) return;
     handled.add(id);
     const backoffMs = nextBackoff(spec.backoffMs, ranMs);
-    setTimeout(() => {
+    const rt = runtimeOf(ctx, id);
+    rt.restartDue = setTimeout(() => {
       handled.delete(id);
+      delete rt.restartDue;
       const cur = ctx.store.getSession(id);
       if (!cur || cur.removedAt) return; // removed meanwhile: `rm` ends the policy
       startAgain(ctx, queue, cur, spec, { by: 'policy', delayMs: Math.max(0, backoffMs - SETTLE_MS) || null, streak: streak + 1, backoffMs })
         .catch((err) => reportError(ctx, id, `could not restart the session (--restart ${s.restartPolicy}): ${(err as Error).message}`));
-    }, SETTLE_MS).unref();
+    }, SETTLE_MS);
+    rt.restartDue.unref();
   });
 }
 
