@@ -123,3 +123,33 @@ describe('readiness probes keep their deadline (README "Stacks", ADR 0035)', () 
     });
   }
 });
+
+describe('stacks brought up by several at once (ADR 0036)', () => {
+  const h = amuxHome({ after });
+  const scratch = mkdtempSync('/tmp/amux-upup-');
+  after(() => rmSync(scratch, { recursive: true, force: true }));
+
+  test('three up -d of one stack at once: each exits 0, and the stack has each session once', async () => {
+    const dir = join(scratch, 'trio');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'amux.yaml'), [
+      'sessions:',
+      '  db:',
+      '    command: echo listening; sleep 600',
+      '    ready: { until: "output:listening", timeout: 60s }',
+      '  api:',
+      '    command: sleep 600',
+      '    depends_on: { db: ready }',
+      '  web:',
+      '    command: sleep 600',
+      '',
+    ].join('\n'));
+    await h.ok(['daemon', 'start']);
+    const runs = await Promise.all([0, 1, 2].map(() => h.run(['up', '-d'], { cwd: dir, timeoutMs: 120_000 })));
+    for (const r of runs) assert.equal(r.code, 0, r.stderr);
+    const sessions = JSON.parse(await h.ok(['ps', '--stack', 'trio', '--json'])) as any[];
+    assert.deepEqual(sessions.map((s) => s.labels.service).sort(), ['api', 'db', 'web']);
+    for (const s of sessions) assert.ok(['working', 'idle'].includes(s.status), `${s.name}: ${s.status}`);
+    await h.ok(['down'], { cwd: dir });
+  });
+});
