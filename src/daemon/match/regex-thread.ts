@@ -12,6 +12,9 @@ export const MATCH_BUDGET_MS = 5000;
  */
 export const QUICK_SLICE_MS = 400;
 
+/** The slice while other clients wait for the quick thread: a costly match gives way sooner. */
+export const CONTENDED_SLICE_MS = 100;
+
 interface Match {
   id: number;
   source: string;
@@ -38,8 +41,8 @@ const NOBODY = {};
 
 /**
  * Runs the regular expressions of `wait --until output:REGEX` off the daemon's main thread
- * (ADR 0029), in two worker threads (ADR 0056). Each match starts in the quick thread, where it
- * may run QUICK_SLICE_MS; one that runs longer goes on in the long thread (the thread itself is
+ * (ADR 0029), in two worker threads and a spare (ADR 0056). Each match starts in the quick thread,
+ * where it may run QUICK_SLICE_MS (CONTENDED_SLICE_MS while other clients wait); one that runs longer goes on in the long thread (the thread itself is
  * handed over when that one is free; else the match is stopped and queued for it), where it has
  * the rest of its MATCH_BUDGET_MS. Both threads serve their queues by turns of client (one wait
  * request), and a client's expression that went long once starts in the long thread next time.
@@ -52,6 +55,8 @@ export class RegexThread {
   private readonly longQueue = new FairQueue<Match>();
   private quick = lane();
   private long = lane();
+  /** A thread kept started, to take the quick one's place at once when that is ended for a costly match. */
+  private spare = lane();
   /** Per client, the expressions that went past the slice. */
   private readonly wentLong = new WeakMap<object, Set<string>>();
   private nextId = 1;
@@ -76,11 +81,14 @@ export class RegexThread {
     const pending = [this.quick.current, this.long.current, ...this.quickQueue.drain(), ...this.longQueue.drain()];
     this.end(this.quick);
     this.end(this.long);
+    this.end(this.spare);
     for (const m of pending) m?.reject(new AmuxError('operation_failed', 'the daemon is stopping'));
   }
 
   private pump(): void {
-    this.start(this.quick, this.quickQueue, this.sliceMs, (m) => this.slice(m));
+    // Others waiting for the quick thread: the next match's slice is shorter.
+    const slice = this.quickQueue.size > 1 ? Math.min(this.sliceMs, CONTENDED_SLICE_MS) : this.sliceMs;
+    this.start(this.quick, this.quickQueue, slice, (m) => this.slice(m));
     this.start(this.long, this.longQueue, this.budgetMs, (m) => this.overrun(m));
   }
 
@@ -109,6 +117,9 @@ export class RegexThread {
     } else {
       this.end(this.quick);
       this.longQueue.push(m.client, m);
+      // The spare takes its place at once (a thread takes ~0.1 s to start, more on a busy machine), and a new spare starts.
+      [this.quick, this.spare] = [this.spare, this.quick];
+      if (!this.spare.worker) this.spawn(this.spare);
     }
     this.pump();
   }
@@ -128,7 +139,8 @@ export class RegexThread {
 
   /** The lane that holds `worker` now (threads move between lanes), or null. */
   private laneOf(worker: Worker): Lane | null {
-    return this.quick.worker === worker ? this.quick : this.long.worker === worker ? this.long : null;
+    for (const l of [this.quick, this.long, this.spare]) if (l.worker === worker) return l;
+    return null;
   }
 
   private spawn(l: Lane): Worker {
