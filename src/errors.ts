@@ -12,7 +12,7 @@ export class AmuxError extends Error {
   readonly httpStatus: number;
 
   constructor(code: ErrorCode, message: string, options: { cause?: unknown } = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    super(boundMessage(message), options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'AmuxError';
     this.code = code;
     this.exitCode = ERROR_CODES[code].exit;
@@ -22,6 +22,17 @@ export class AmuxError extends Error {
   toJSON(): { code: ErrorCode; message: string } {
     return { code: this.code, message: this.message };
   }
+}
+
+/** The longest message an error carries: a value it quotes (a 7 MiB name, a setting) is cut in its middle. */
+export const MAX_MESSAGE_CHARS = 2000;
+
+/** `message`, or its start and its end (which says how to fix it) around a note of what was left out. */
+export function boundMessage(message: string): string {
+  if (message.length <= MAX_MESSAGE_CHARS) return message;
+  const head = message.slice(0, 1200);
+  const tail = message.slice(-500);
+  return `${head}… (${message.length - head.length - tail.length} characters left out) …${tail}`;
 }
 
 /** Turns anything thrown into an AmuxError, keeping the original as `cause`. */

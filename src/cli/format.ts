@@ -64,9 +64,22 @@ function render(parts: readonly Part[], row: Record<string, unknown>): string {
 
 /** The rows in `format`, each line ending in a newline. */
 export function applyFormat(format: Format, rows: readonly object[]): string {
+  return [...formatLines(format, rows)].join('');
+}
+
+/**
+ * The rows in `format`, a line at a time, each made only when the one before was taken: the output
+ * of a template that repeats a long field is written as it is made, never held whole (a table, whose
+ * columns fit its widest cell, comes as one piece).
+ */
+export function* formatLines(format: Format, rows: readonly object[]): Generator<string> {
   const records = rows as readonly Record<string, unknown>[];
-  if (format.kind === 'json') return records.map((r) => `${JSON.stringify(r)}\n`).join('');
-  if (format.kind === 'rows') return records.map((r) => `${render(format.parts, r)}\n`).join('');
+  if (format.kind === 'json') for (const r of records) yield `${JSON.stringify(r)}\n`;
+  else if (format.kind === 'rows') for (const r of records) yield `${render(format.parts, r)}\n`;
+  else yield formatTableOf(format, records);
+}
+
+function formatTableOf(format: Format, records: readonly Record<string, unknown>[]): string {
   const head = render(format.parts.map((p) => ('text' in p ? p : { text: p.field === null ? 'JSON' : headerOf(p.field) })), {}).split('\t');
   const lines = records.map((r) => render(format.parts, r).split('\t'));
   return formatTable(head, lines);
@@ -80,5 +93,15 @@ function headerOf(field: string): string {
 /** Prints `rows` in the `--format` given, checked against the fields of the row type (`sample` keys or `fields`). */
 export async function printFormatted(template: string, rows: readonly object[], fields: readonly string[]): Promise<void> {
   const { writeOut } = require('./output.js') as typeof import('./output.js');
-  await writeOut(applyFormat(parseFormat(template, fields), rows));
+  let pending = '';
+  for (const line of formatLines(parseFormat(template, fields), rows)) {
+    pending += line;
+    if (pending.length < WRITE_CHUNK) continue;
+    await writeOut(pending);
+    pending = '';
+  }
+  if (pending) await writeOut(pending);
 }
+
+/** Lines are written in pieces of about this many characters (fewer writes than one per line). */
+const WRITE_CHUNK = 64 * 1024;

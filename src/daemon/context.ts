@@ -49,6 +49,8 @@ export interface Runtime {
   unwritten?: { decision: Decision; at: number };
   /** Its shell takes a job's number from \`jobs/go\` (ADR 0031); false for a shell of an older rcfile. */
   readsGo?: boolean;
+  /** Its policy restart (ADR 0033, 0059), made once its output has settled after its end: `kill` aborts it. */
+  restartDue?: AbortController;
   /** The parser of its log's attention signals between two looks (ADR 0034); a restart reads on from the row's offset. */
   attentionScan?: ScanState;
 }
@@ -79,7 +81,7 @@ export interface DaemonContext {
   programs: Programs;
   startedAt: number;
   runtime: Map<string, Runtime>;
-  /** Emits `change` (sessionId) after any status change or new session, and `event` after new event rows committed. */
+  /** Emits `change` (sessionId) after any status change or new session, `ended` (sessionId) once when its status becomes terminal, and `event` after new event rows committed. */
   bus: EventEmitter;
   /** Where the expressions of output waits run: never on this thread (ADR 0029). */
   regex: RegexThread;

@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { readProc } from './proc-read.js';
 import { descendantsOf, isAlive, procStat, sessionOf, STAT } from './process-table.js';
 
@@ -46,15 +48,29 @@ export function newPids(afterPid: number | undefined, lastPid: number): (pid: nu
   return lastPid >= afterPid ? (pid) => pid > afterPid && pid <= lastPid : (pid) => pid > afterPid || pid <= lastPid;
 }
 
-/** The session id a process's environment (NUL-separated `NAME=value`) marks it with, for this tmux socket; null: none. */
-export function markOf(environ: string, tmuxSocket: string): string | null {
+/**
+ * Whether the tmux socket SOCKET is another amux home's (`HOME/tmux.sock`) that has a session ID:
+ * the one way a process marked with an id of ours is not ours (ADR 0027).
+ */
+export function anotherHomeHas(socket: string, id: string): boolean {
+  return basename(socket) === 'tmux.sock' && /^[0-9a-f]{8}$/.test(id) && existsSync(join(dirname(socket), 'sessions', id));
+}
+
+/**
+ * The session id a process's environment (NUL-separated `NAME=value`) marks it with, for this tmux
+ * socket; null: none. A TMUX naming another socket makes it another's only when that socket is another
+ * amux home's with a session of that id: a nested tmux, or a TMUX set to anything else, is no way out.
+ */
+export function markOf(environ: string, tmuxSocket: string, others: (socket: string, id: string) => boolean = anotherHomeHas): string | null {
   let id: string | null = null;
   let tmux: string | null = null;
   for (const entry of environ.split('\0')) {
     if (entry.startsWith(`${SESSION_MARK}=`)) id = entry.slice(SESSION_MARK.length + 1);
     else if (entry.startsWith('TMUX=')) tmux = entry.slice(5);
   }
-  if (!id || (tmux !== null && tmux !== '' && !tmux.startsWith(`${tmuxSocket},`))) return null;
+  if (!id) return null;
+  const socket = tmux ? (/^(.*),\d+,\d+$/.exec(tmux)?.[1] ?? tmux) : null;
+  if (socket !== null && socket !== tmuxSocket && others(socket, id)) return null;
   return id;
 }
 

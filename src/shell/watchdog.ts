@@ -6,7 +6,8 @@
  * is gone or has lost its terminal (tmux closed the pane: the tmux session or the whole server went,
  * the kernel then takes the terminal from every process of that Unix session), it sends TERM and
  * CONT (a paused process acts on it only once continued) to every process of that Unix session and
- * to every process marked AMUX_SESSION_ID=ID (with TMUX, when set, naming SOCKET), waits up to
+ * to every process marked AMUX_SESSION_ID=ID (but those whose TMUX names another amux home's socket
+ * that has a session ID), waits up to
  * GRACE seconds, then SIGKILLs what is left. One look a second while it waits, with no process
  * spawned: reads of /proc and a `read -t` on a pipe nobody writes. When the pane is gone while a
  * daemon runs (PIDFILE names a live amux process), it leaves the reap to the daemon: a pass over
@@ -43,7 +44,7 @@ if [[ -n $pidfile ]] && read -r dpid < "$pidfile" && [[ $dpid =~ ^[0-9]+$ ]] && 
   exit 0
 fi
 collect() {
-  local f p line rest e v mine other
+  local f p line rest e v t mine other
   pids=()
   for f in /proc/[0-9]*; do
     p=\${f#/proc/}
@@ -59,7 +60,9 @@ collect() {
     for v in "\${e[@]}"; do
       case $v in
         "AMUX_SESSION_ID=$id") mine=1 ;;
-        TMUX=?*) [[ $v == "TMUX=$sock,"* ]] || other=1 ;;
+        TMUX=?*) # another home's only when its socket is an amux home's with a session of this id (ADR 0027)
+          t=\${v#TMUX=} t=\${t%,*,*}
+          [[ $t != "$sock" && $t == */tmux.sock && -d \${t%/tmux.sock}/sessions/$id ]] && other=1 ;;
       esac
     done
     if [[ -n $mine && -z $other ]]; then pids+=("$p"); fi

@@ -62,4 +62,30 @@ describe('regular expressions of output waits cannot stall the daemon (ADR 0029)
     assert.equal(w.code, 0, w.stderr);
     assert.equal(JSON.parse(w.stdout)[0].match, 'Done');
   });
+
+  test('one client\'s expensive expressions never hold another\'s wait behind them (ADR 0056)', async () => {
+    const id = await fortyAsThenBang(h);
+    const hello = await h.ok(['run', '--', 'echo hello; sleep 600']);
+    await untilLogged(h, hello, 6);
+    // Eight clients, each an expression that must backtrack and runs into its 5 s budget.
+    let failed = 0;
+    const costly = Array.from({ length: 8 }, () => h.api('POST', '/v1/wait', { ids: [id], until: 'output:(a+)+(?=b)', timeoutMs: 120_000 }).then((r) => {
+      failed++;
+      return r;
+    }));
+    // One has reached its budget: the others are under way or queued behind it.
+    await Promise.race(costly);
+    const failedBefore = failed;
+    const innocent = await h.api('POST', '/v1/wait', { ids: [hello], until: 'output:hello', timeoutMs: 120_000 });
+    const failedWhenAnswered = failed;
+    assert.equal(innocent.status, 200, JSON.stringify(innocent.body));
+    assert.equal(innocent.body.results[0].reached, true);
+    // One thread, in line: it would have answered after all eight, 5 s each. Now each costly one
+    // holds the quick thread for one slice at most, and the long thread ends one per budget.
+    assert.ok(failedWhenAnswered - failedBefore <= 2, `${failedWhenAnswered - failedBefore} costly waits ended before a cheap one was answered`);
+    for (const r of await Promise.all(costly)) {
+      assert.equal(r.status, 400, JSON.stringify(r.body));
+      assert.match(r.body.error.message, /took longer than 5s/);
+    }
+  });
 });

@@ -239,6 +239,9 @@ describe('groups with their own parallel limit; settings changed live', () => {
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /bad setting maxLive/);
     assert.equal((await h.run(['config', 'set', 'maxlive', '3'])).code, 2, 'keys are exact');
+    const empty = await h.run(['config', 'set', 'maxLive', '']);
+    assert.equal(empty.code, 2, 'an empty value is not a value (it would read as "not set")');
+    assert.equal(empty.stderr, "amux: an empty value for maxLive: give one, or go back to the default with 'amux config unset maxLive'\n");
     assert.deepEqual(JSON.parse(readFileSync(`${h.home}/config.json`, 'utf8')), { maxLive: 1 }, 'unchanged');
     await h.ok(['config', 'unset', 'maxLive']);
     await h.until(b, (s) => s.status === 'working');

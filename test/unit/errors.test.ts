@@ -101,3 +101,15 @@ describe('toAmuxError', () => {
     assert.equal(toAmuxError(undefined).code, 'internal');
   });
 });
+
+describe('error messages are bounded', () => {
+  test('a message that quotes a huge value keeps its start and its end (the fix), at most 2000 characters and a note', () => {
+    const huge = 'x'.repeat(7 * 1024 * 1024);
+    const err = new AmuxError('invalid_argument', `invalid name "${huge}": use at most 64 characters`);
+    assert.ok(err.message.length < 2100, String(err.message.length));
+    assert.ok(err.message.startsWith('invalid name "xxx'));
+    assert.ok(err.message.endsWith('xxx": use at most 64 characters'));
+    assert.match(err.message, /… \(\d+ characters left out\) …/);
+    assert.equal(new AmuxError('usage', 'short').message, 'short');
+  });
+});

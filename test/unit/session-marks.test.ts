@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { childrenOf, isAlive as isAliveNow, procStat, sessionMembers, sessionOf, STAT } from '../../src/process/process-table.js';
 import { pidRange, ProcessIndex } from '../../src/process/process-index.js';
@@ -16,9 +18,23 @@ describe('markOf: which session a process belongs to, from its environment (ADR 
   test('AMUX_SESSION_ID without TMUX (unset by the program): still ours', () => {
     assert.equal(markOf(env('AMUX_SESSION_ID=3f9a01bc'), sock), '3f9a01bc');
   });
-  test('a session of another AMUX_HOME (its TMUX names another socket) is not ours', () => {
-    assert.equal(markOf(env('AMUX_SESSION_ID=3f9a01bc', 'TMUX=/other/tmux.sock,9,0'), sock), null);
-    assert.equal(markOf(env('AMUX_SESSION_ID=3f9a01bc', `TMUX=${sock}x,9,0`), sock), null);
+  test('a session of another AMUX_HOME (its TMUX names that home\'s socket, which has a session of that id) is not ours', () => {
+    const other = (socket: string, id: string) => socket === '/other/tmux.sock' && id === '3f9a01bc';
+    assert.equal(markOf(env('AMUX_SESSION_ID=3f9a01bc', 'TMUX=/other/tmux.sock,9,0'), sock, other), null);
+    assert.equal(markOf(env('AMUX_SESSION_ID=3f9a01bc', 'TMUX=/other/tmux.sock,9,0'), sock), '3f9a01bc', 'no such home: ours');
+  });
+  test('a TMUX set to anything else (a nested tmux, a made-up value) is no way out', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'amux-marks-'));
+    try {
+      assert.equal(markOf(env('AMUX_SESSION_ID=3f9a01bc', 'TMUX=/tmp/tmux-1000/default,9,0'), sock), '3f9a01bc');
+      assert.equal(markOf(env('AMUX_SESSION_ID=3f9a01bc', `TMUX=${sock}x,9,0`), sock), '3f9a01bc');
+      assert.equal(markOf(env('AMUX_SESSION_ID=3f9a01bc', 'TMUX=whatever'), sock), '3f9a01bc');
+      assert.equal(markOf(env('AMUX_SESSION_ID=3f9a01bc', `TMUX=${dir}/tmux.sock,9,0`), sock), '3f9a01bc', 'a home without that session');
+      mkdirSync(join(dir, 'sessions', '3f9a01bc'), { recursive: true });
+      assert.equal(markOf(env('AMUX_SESSION_ID=3f9a01bc', `TMUX=${dir}/tmux.sock,9,0`), sock), null, 'a home with that session');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
   test('no mark, or an empty one', () => {
     assert.equal(markOf(env('PATH=/bin', `TMUX=${sock},1,0`), sock), null);

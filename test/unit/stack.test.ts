@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { parseEnvFile } from '../../src/cli/stack/env-file.js';
@@ -158,5 +161,30 @@ describe('stack plans', () => {
     assert.equal(l.push('c\n\nd'), 'x | bc\nx | \n');
     assert.equal(l.end(), 'x | d\n');
     assert.equal(l.end(), '');
+  });
+});
+
+describe('stack files are read only when regular and bounded; names that read as job ids are refused (README "Stacks")', () => {
+  test('a link to /dev/zero, a FIFO, a file over 1 MiB: refused at once (exit 2), never read for ever or waited on', (t) => {
+    const dir = mkdtempSync(join(tmpdir(), 'amux-stackfile-'));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    symlinkSync('/dev/zero', join(dir, 'zero.yaml'));
+    refused(() => loadStack(join(dir, 'zero.yaml')), /^cannot read zero\.yaml: not a regular file/);
+    execFileSync('mkfifo', [join(dir, 'fifo.yaml')]);
+    refused(() => loadStack(join(dir, 'fifo.yaml')), /^cannot read fifo\.yaml: not a regular file/);
+    writeFileSync(join(dir, 'big.yaml'), Buffer.alloc(1024 * 1024 + 1, 'a'));
+    refused(() => loadStack(join(dir, 'big.yaml')), /^cannot read big\.yaml: 1048577 bytes, over the 1 MiB/);
+    symlinkSync('/dev/zero', join(dir, 'zero.env'));
+    writeFileSync(join(dir, 'amux.yaml'), 'sessions:\n  a: { command: x, env_file: zero.env }\n');
+    const stack = loadStack(join(dir, 'amux.yaml'));
+    refused(() => desired(stack, 'app', stack.services, { remote: false, env: {}, umask: 0o22 }), /env_file: cannot read zero\.env: not a regular file/);
+    refused(() => loadStack(join(dir, 'missing.yaml')), /^cannot read missing\.yaml \(ENOENT\)$/);
+  });
+
+  test('a stack named job or job-… (by -p or by its directory) is refused before anything starts', () => {
+    refused(() => stackName('/x', 'job-runner'), /sessions' names would start with job-/);
+    refused(() => stackName('/x', 'JOB'), /sessions' names would start with job-/);
+    refused(() => stackName('/srv/job-runner'), /cannot make a stack name of the directory 'job-runner': give -p NAME/);
+    assert.equal(stackName('/x', 'jobs'), 'jobs');
   });
 });

@@ -5,6 +5,7 @@ import { useColor, writeOut } from '../output.js';
 import { bringUp, type UpListener, type UpResult } from '../stack/bring-up.js';
 import { followService } from '../stack/follow.js';
 import { prefixes } from '../stack/prefix.js';
+import { killProbes } from '../stack/probe.js';
 import { prepareStack } from '../stack/prepare.js';
 import { STACK_LABEL } from '../stack/spec.js';
 import { stopSessions } from '../stack/stop.js';
@@ -14,6 +15,8 @@ export interface UpOptions {
   detach?: boolean;
   project?: string;
 }
+
+const DYING: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
 const note = (line: string) => process.stderr.write(`up: ${line}\n`);
 
@@ -29,11 +32,22 @@ export async function upCommand(client: Client, services: string[], opts: UpOpti
   });
 
   if (opts.detach) {
-    const result = await bringUp(client, plan, here, { note, started: () => {} });
-    const failed = failureLine(result, name);
-    if (failed) throw new AmuxError('operation_failed', failed);
-    note(`stack ${name}: ${result.sessions.size} session(s) up`);
-    return EXIT.ok;
+    // Ctrl-C or TERM of `up -d` leaves the stack as it is, as before; only the probe under way (in
+    // a process group of its own, which the terminal's signal does not reach) goes with up.
+    const die = (signal: NodeJS.Signals) => {
+      killProbes();
+      process.kill(process.pid, signal);
+    };
+    for (const sig of DYING) process.once(sig, die);
+    try {
+      const result = await bringUp(client, plan, here, { note, started: () => {} });
+      const failed = failureLine(result, name);
+      if (failed) throw new AmuxError('operation_failed', failed);
+      note(`stack ${name}: ${result.sessions.size} session(s) up`);
+      return EXIT.ok;
+    } finally {
+      for (const sig of DYING) process.off(sig, die);
+    }
   }
 
   const pre = prefixes(keys, useColor(process.stdout));
@@ -41,10 +55,12 @@ export async function upCommand(client: Client, services: string[], opts: UpOpti
   let interrupted = false;
   let onInterrupt: () => void = () => {};
   const interruptedP = new Promise<void>((resolve) => (onInterrupt = resolve));
+  const abort = new AbortController();
   const sigint = () => {
     if (interrupted) return;
     interrupted = true;
     note('stopping the stack (Ctrl-C)');
+    abort.abort();
     onInterrupt();
   };
   process.on('SIGINT', sigint);
@@ -59,6 +75,7 @@ export async function upCommand(client: Client, services: string[], opts: UpOpti
       following.set(s.id, f);
     },
     aborted: () => interrupted,
+    signal: abort.signal,
   };
   try {
     const upP = bringUp(client, plan, here, listener);

@@ -1,8 +1,9 @@
 import type { Client } from '../../client/client.js';
+import { AmuxError } from '../../errors.js';
 import type { SessionView } from '../../protocol/sessions.js';
 import type { Desired, Reconcile, Step } from './plan.js';
 import { awaitEnd, awaitReady, describeEnd, type ProbeHere } from './ready.js';
-import type { Condition } from './spec.js';
+import { HASH_LABEL, STACK_LABEL, type Condition } from './spec.js';
 import { stopSessions } from './stop.js';
 import { recordUnstarted, type Failure } from './unstarted.js';
 
@@ -22,6 +23,8 @@ export interface UpListener {
   ready?(key: string, session: SessionView): void;
   /** True once up is being stopped (Ctrl-C): nothing more starts, and a session that started meanwhile is removed. */
   aborted?(): boolean;
+  /** Aborted with `aborted`: ends a readiness probe under way at once. */
+  signal?: AbortSignal;
 }
 
 export interface UpResult {
@@ -69,7 +72,7 @@ export async function bringUp(client: Client, plan: Reconcile, here: (d: Desired
     const spec = byKey.get(key)!.want.spec;
     if (!spec.ready) return s;
     const t0 = Date.now();
-    const r = await awaitReady(client, s, spec.ready, here(byKey.get(key)!.want));
+    const r = await awaitReady(client, s, spec.ready, here(byKey.get(key)!.want), listener.signal);
     if (!r.ok) fail({ service: key, reason: r.reason });
     const session = (r as { session: SessionView }).session;
     listener.note(`${key} ready (${Date.now() - t0}ms)`);
@@ -114,13 +117,41 @@ async function start(client: Client, step: Step, listener: UpListener): Promise<
     return step.session;
   }
   if (listener.aborted?.()) throw new Error('up was interrupted');
-  if (step.kind === 'replace') await client.sessions.remove(step.session.id, { force: true });
+  if (step.kind === 'replace') await client.sessions.remove(step.session.id, { force: true }).catch(goneAlready);
+  let created: SessionView;
+  try {
+    created = await client.sessions.create(step.want.request);
+  } catch (err) {
+    const theirs = await startedMeanwhile(client, step, err);
+    if (!theirs) throw err;
+    listener.note(`${key} started by another up meanwhile: ${theirs.name} ${theirs.id}`);
+    return client.sessions.running(theirs);
+  }
   // `started` means running, for its dependents too (ADR 0040).
-  const s = await client.sessions.running(await client.sessions.create(step.want.request));
+  const s = await client.sessions.running(created);
   if (listener.aborted?.()) {
     await client.sessions.remove(s.id, { force: true });
     throw new Error('up was interrupted');
   }
   listener.note(`${key} ${step.kind === 'replace' ? `replaced (${step.why})` : 'started'}: ${s.name} ${s.id}`);
   return s;
+}
+
+/** A session another `up` removed first is gone already: what this one wanted. */
+function goneAlready(err: unknown): void {
+  const code = err instanceof AmuxError ? err.code : null;
+  if (code !== 'session_removed' && code !== 'session_not_found') throw err;
+}
+
+/**
+ * Two `up` of one stack at once (ADR 0036): the one that loses the race for a session's name
+ * takes the session the other made, when that is the same definition (its hash), as a later `up`
+ * would keep it; null when the name is held by anything else.
+ */
+async function startedMeanwhile(client: Client, step: Step, err: unknown): Promise<SessionView | null> {
+  if (!(err instanceof AmuxError && err.code === 'name_in_use') || !step.want.name) return null;
+  const [holder] = await client.sessions.list({ name: [step.want.name] });
+  const labels = holder?.labels ?? {};
+  const same = labels[STACK_LABEL] === step.want.request.labels?.[STACK_LABEL] && labels[HASH_LABEL] === step.want.hash;
+  return holder && same ? holder : null;
 }

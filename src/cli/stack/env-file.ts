@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { AmuxError } from '../../errors.js';
+import { readStackText } from './read-file.js';
 
 const LINE = /^(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*)$/;
 
@@ -25,11 +25,5 @@ export function parseEnvFile(text: string, file: string): Record<string, string>
 }
 
 export function readEnvFile(path: string, shown: string): Record<string, string> {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (err) {
-    throw new AmuxError('usage', `cannot read ${shown} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
-  }
-  return parseEnvFile(text, shown);
+  return parseEnvFile(readStackText(path, shown), shown);
 }

@@ -2,7 +2,7 @@ import type { Client } from '../../client/client.js';
 import { formatDuration } from '../../core/duration.js';
 import { isTerminal } from '../../core/status.js';
 import type { SessionView } from '../../protocol/sessions.js';
-import { current, nextOfChain, sleep } from './chain.js';
+import { current, nextOfChain } from './chain.js';
 import { execProbe, httpProbe } from './probe.js';
 import type { ReadySpec } from './spec.js';
 
@@ -28,11 +28,12 @@ export function describeEnd(s: SessionView): string {
  * first is not ready, unless its restart policy starts it again (then its next session is
  * watched, within the same deadline).
  */
-export async function awaitReady(client: Client, first: SessionView, ready: ReadySpec, here: ProbeHere): Promise<Readiness> {
+export async function awaitReady(client: Client, first: SessionView, ready: ReadySpec, here: ProbeHere, signal?: AbortSignal): Promise<Readiness> {
   const deadline = Date.now() + ready.timeoutMs;
   const late = (): Readiness => ({ ok: false, reason: `not ready within ${formatDuration(ready.timeoutMs)} (ready: ${describeProbe(ready)})` });
   let s = first;
   for (;;) {
+    if (signal?.aborted) return { ok: false, reason: 'up was interrupted' };
     const remaining = deadline - Date.now();
     if (remaining <= 0) return late();
     if (ready.kind === 'until') {
@@ -40,7 +41,7 @@ export async function awaitReady(client: Client, first: SessionView, ready: Read
       if (ans.results[0]?.reached) return { ok: true, session: s };
       if (ans.timedOut) return late();
     } else {
-      const ok = ready.kind === 'http' ? await httpProbe(ready.url, remaining) : await execProbe(ready.command, here.cwd, here.env, remaining);
+      const ok = ready.kind === 'http' ? await httpProbe(ready.url, remaining, signal) : await execProbe(ready.command, here.cwd, here.env, remaining, signal);
       if (ok) return { ok: true, session: s };
     }
     const now = await current(client, s.id);
@@ -54,7 +55,7 @@ export async function awaitReady(client: Client, first: SessionView, ready: Read
       continue;
     }
     if (now.removed) return { ok: false, reason: 'removed before it was ready' };
-    if (ready.kind !== 'until') await sleep(Math.min(ready.intervalMs, Math.max(0, deadline - Date.now())));
+    if (ready.kind !== 'until') await pause(Math.min(ready.intervalMs, Math.max(0, deadline - Date.now())), signal);
   }
 }
 
@@ -68,4 +69,17 @@ export async function awaitEnd(client: Client, first: SessionView): Promise<Sess
     if (!next) return now;
     s = next;
   }
+}
+
+/** Sleeps `ms`, or less when `signal` aborts first. */
+function pause(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done);
+  });
 }

@@ -15,7 +15,8 @@ export async function stopSessions(client: Client, sessions: readonly SessionVie
         await client.sessions.remove(s.id, { force: true });
         onStopped(s);
       } catch (err) {
-        if ((err as { code?: string }).code !== 'session_not_found') throw err;
+        const code = (err as { code?: string }).code;
+        if (code !== 'session_not_found' && code !== 'session_removed') throw err; // another `down` was first
       }
     }));
   }

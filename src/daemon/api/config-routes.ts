@@ -36,6 +36,8 @@ export function registerConfigRoutes(r: Router, { ctx, queue }: Engine): void {
     const { key, value } = (await q.body()) as { key: string; value: string | number | null };
     const env = settingEnvOf(key);
     if (env === null) throw new AmuxError('invalid_argument', `unknown setting '${key}': use maxLive, idleThreshold, logCap, finishedTtl or historyRetention`);
+    // config.json's empty value means "not set": an empty value set would be the default in disguise.
+    if (typeof value === 'string' && value.trim() === '') throw new AmuxError('invalid_argument', `an empty value for ${key}: give one, or go back to the default with 'amux config unset ${key}'`);
     const config = readConfigFile(ctx.paths);
     const next = { ...config };
     if (value === null) delete next[key];

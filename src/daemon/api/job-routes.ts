@@ -26,6 +26,11 @@ export function registerJobRoutes(r: Router, engine: Engine): void {
     const stream = q.query.stream === true && spec.mode === 'foreground';
     if (stream) q.long();
     const j = await jobs.exec(s.id, spec, abort.signal, stream);
+    if (stream && spec.stdin) {
+      // Its client went away before it sent the stdin (ADR 0017): nobody else will.
+      if (q.res.closed) jobs.stdin.abandoned(j.id);
+      else q.res.on('close', () => jobs.stdin.abandoned(j.id));
+    }
     if (stream) return writeAll(q.res, jobs.streams.frames(j, true, undefined, true));
     q.res.statusCode = 201;
     return jobView(withLiveTotals(ctx, j));

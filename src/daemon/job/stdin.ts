@@ -102,6 +102,22 @@ export class JobStdin {
   }
 
   /**
+   * The client that held a job's whole run (`exec -i`'s one streamed request) went away: a stdin
+   * nobody took yet never will be, so the job gets its EOF (after 0 bytes) and its record says so,
+   * as for a body cut short, instead of waiting on its stdin for ever. One being written is left to
+   * its own request.
+   */
+  abandoned(jobId: string): void {
+    const p = this.pipes.get(jobId);
+    if (!p || p.taken) return;
+    p.taken = true;
+    recordCut(this.ctx, jobId, 0);
+    void p.started.then(() => {
+      if (this.pipes.get(jobId) === p) this.close(jobId);
+    });
+  }
+
+  /**
    * Pipes `source` (a request body) into the stdin of job `j`, at the pace the job reads it, then
    * closes it: at the end of the body (EOF for the job, once the shell holds the read end), when the
    * source fails or its client goes away (EOF too), or when the job ends (the rest is not taken).

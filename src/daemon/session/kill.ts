@@ -33,7 +33,7 @@ export function killSession(
   return withSessionLock(id, async () => {
     const s = ctx.store.getSession(id);
     if (!s) throw new AmuxError('session_not_found', `no such session: ${id}`);
-    if (isTerminal(s.status)) return s;
+    if (isTerminal(s.status)) return outcome.status === 'stopped' && !outcome.reason ? cancelRestart(ctx, s) : s;
     if (outcome.onlyIfPending && s.status !== 'pending') {
       throw new AmuxError('invalid_state', `session ${id} started meanwhile (${s.status}); stop it first ('amux kill ${id}') or use 'amux rm -f ${id}'`);
     }
@@ -83,4 +83,20 @@ export async function closeTmuxSession(ctx: DaemonContext, id: string): Promise<
   } catch (err) {
     if (!(err instanceof TmuxCommandError && err.notFound)) throw err;
   }
+}
+
+/**
+ * `kill` ends a restart chain whatever state its member is in (README "Restart, labels, groups"):
+ * between a member's end and its next session (the policy's restart is due after its output
+ * settles) the name still leads to the ended member, and killing it cancels that restart, with a
+ * `restart_cancelled` event. Nothing else changes: its end stays as it was.
+ */
+function cancelRestart(ctx: DaemonContext, s: SessionRecord): SessionRecord {
+  const rt = ctx.runtime.get(s.id);
+  if (!rt?.restartDue) return s;
+  rt.restartDue.abort();
+  delete rt.restartDue;
+  ctx.store.addEvent({ sessionId: s.id, jobId: null, type: 'restart_cancelled', data: { by: 'kill' }, createdAt: Date.now() });
+  ctx.bus.emit('change', s.id);
+  return s;
 }

@@ -45,6 +45,8 @@ export class OutputWatch {
     /** The expression's source, matched in the regex thread (ADR 0029). */
     private readonly source: string,
     sinceOffset: number | null,
+    /** Whose turn its matches take in the regex threads (ADR 0056): one wait request. */
+    private readonly client: object = {},
   ) {
     this.markers = new MarkerStream(s.nonce);
     this.screen = sinceOffset === null;
@@ -66,7 +68,7 @@ export class OutputWatch {
       const window = this.carry.length ? Buffer.concat([this.carry, data]) : data;
       this.carry = Buffer.from(window.subarray(Math.max(0, window.length - CARRY)));
       const text = renderPlain(window.toString('utf8'));
-      const at = await this.ctx.regex.match(this.source, text);
+      const at = await this.ctx.regex.match(this.source, text, this.client);
       if (at >= 0) return lineAt(text, at);
       if (read.data.length < STEP) break;
     }
@@ -81,7 +83,7 @@ export class OutputWatch {
     } catch {
       return null; // closed meanwhile: the log said all there is
     }
-    const at = await this.ctx.regex.match(this.source, screen);
+    const at = await this.ctx.regex.match(this.source, screen, this.client);
     return at >= 0 ? lineAt(screen, at) : null;
   }
 }

@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs';
 import type { SessionRecord } from '../../core/records.js';
 import { isTerminal } from '../../core/status.js';
-import { childCount, isAlive, procStat, sessionOf, signalAll, STAT } from '../../process/process-table.js';
+import { childCount, descendantsOf, isAlive, procStat, sessionOf, signalAll, STAT } from '../../process/process-table.js';
 import { ProcessIndex } from '../../process/process-index.js';
 import { sessionTree, type MarkScan } from '../../process/session-marks.js';
 import { DEFAULT_GRACE_MS, terminate } from '../../process/terminate.js';
-import { sessionPaths } from '../../paths.js';
+import { amuxPaths, resolveHome, sessionPaths } from '../../paths.js';
+import { readProc } from '../../process/proc-read.js';
 import type { DaemonContext } from '../context.js';
 
 /** Sessions being reaped now: a second end of the same session waits for nothing. */
@@ -81,7 +82,26 @@ function processesOf(s: SessionRecord, shell: number | null, scan: MarkScan): nu
   // Never the daemon, nor what shares its Unix session (a daemon run by hand inside the session's terminal).
   const own = sessionOf(process.pid);
   const tree = sessionTree(roots, paneSid === own ? null : paneSid, [process.pid], scan.members);
-  return tree.filter((p) => !keep.includes(p) && (own === null || sessionOf(p) !== own));
+  // Nor another home's daemon started by hand inside the session, with what it runs (README "How it works": ends).
+  const daemons = tree.filter(isAmuxDaemon);
+  const spared = new Set([...daemons, ...daemons.flatMap(descendantsOf)]);
+  return tree.filter((p) => !keep.includes(p) && !spared.has(p) && (own === null || sessionOf(p) !== own));
+}
+
+/** Whether `pid` is an amux daemon: the daemon.pid of the home its environment names says so. */
+function isAmuxDaemon(pid: number): boolean {
+  const environ = readProc(`/proc/${pid}/environ`);
+  if (!environ) return false;
+  const env: NodeJS.ProcessEnv = {};
+  for (const entry of environ.split('\0')) {
+    const eq = entry.indexOf('=');
+    if (eq > 0) env[entry.slice(0, eq)] = entry.slice(eq + 1);
+  }
+  try {
+    return readFileSync(amuxPaths(resolveHome(env)).pidFile, 'utf8').trim() === String(pid);
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -6,7 +6,7 @@ import { settleLog } from '../output/log-stream.js';
 import { readEvents } from '../../store/history.js';
 import { isTerminal } from '../../core/status.js';
 import { AmuxError } from '../../errors.js';
-import type { DaemonContext } from '../context.js';
+import { runtimeOf, type DaemonContext } from '../context.js';
 import { createSession, storedSpec, type StoredSpec } from './create.js';
 import { reportError } from './errors.js';
 import { killSession } from './kill.js';
@@ -25,18 +25,19 @@ export async function restartSession(ctx: DaemonContext, queue: Queue, id: strin
   const spec = storedSpec(ctx, id);
   if (!spec) throw new AmuxError('invalid_state', `session ${id} was started by an amux without restart; start it again with 'amux run'`);
   if (!isTerminal(s.status)) await killSession(ctx, id, 'SIGTERM', graceMs, { status: 'stopped', reason: 'restarted' });
-  return startAgain(ctx, queue, ctx.store.getSession(id)!, spec, { by: 'user', delayMs: null, streak: 0, backoffMs: null });
+  return (await startAgain(ctx, queue, ctx.store.getSession(id)!, spec, { by: 'user', delayMs: null, streak: 0, backoffMs: null }))!;
 }
 
 async function startAgain(
   ctx: DaemonContext, queue: Queue, old: SessionRecord, spec: StoredSpec,
-  how: { by: 'user' | 'policy'; delayMs: number | null; streak: number; backoffMs: number | null },
-): Promise<SessionRecord> {
+  how: { by: 'user' | 'policy'; delayMs: number | null; streak: number; backoffMs: number | null; cancel?: AbortSignal },
+): Promise<SessionRecord | null> {
   // Its directory must still exist, or the old session would be removed for nothing.
   if (!isDir(old.cwd)) throw new AmuxError('invalid_state', `cannot restart ${old.id}: its working directory ${old.cwd} is gone`);
   // Its output settles first (the end's last bytes reach the log), and its log is kept: `logs NAME`
   // shows the runs of a name (README "Restart").
   await settleLog(ctx, old);
+  if (how.cancel?.aborted) return null; // `kill` ended the chain meanwhile
   const ended = await removeSession(ctx, old.id, false, 0, { keepLog: true });
   const previousEnd: PreviousEnd = {
     id: ended.id, status: ended.status, exitCode: ended.exitCode, signal: ended.signal, reason: ended.reason, endedAt: ended.endedAt === null ? null : new Date(ended.endedAt).toISOString(),
@@ -67,7 +68,8 @@ function isDir(path: string): boolean {
  * starts again after the backoff (1 s doubling to 60 s, back to 1 s after a run of 60 s): its
  * successor exists from the end on, a `pending` session with reason `restart backoff` that starts
  * when the backoff has passed (`restarted.delayMs` is that backoff). `kill`, `rm` (also of that
- * pending session) and `restart` end the chain: a stopped session never restarts.
+ * pending session) and `restart` end the chain: a stopped session never restarts, and `kill` of an
+ * ended one whose next session is not made yet (its output still settling) cancels its restart (kill.ts).
  */
 export function watchRestartPolicies(ctx: DaemonContext, queue: Queue): void {
   const handled = new Set<string>();
@@ -91,14 +93,20 @@ export function watchRestartPolicies(ctx: DaemonContext, queue: Queue): void {
     }
     handled.add(id);
     const backoffMs = nextBackoff(spec.backoffMs, ranMs);
-    startAgain(ctx, queue, s, spec, { by: 'policy', delayMs: backoffMs, streak: streak + 1, backoffMs })
+    // While the end's output settles the name still leads to the ended run: `kill` of it cancels this (kill.ts).
+    const due = new AbortController();
+    runtimeOf(ctx, id).restartDue = due;
+    startAgain(ctx, queue, s, spec, { by: 'policy', delayMs: backoffMs, streak: streak + 1, backoffMs, cancel: due.signal })
       .catch((err) => {
         // removed meanwhile: `rm` ends the policy
         if (!(err instanceof AmuxError && (err.code === 'session_removed' || err.code === 'session_not_found'))) {
           reportError(ctx, id, `could not restart the session (--restart ${s.restartPolicy}): ${(err as Error).message}`);
         }
       })
-      .finally(() => handled.delete(id));
+      .finally(() => {
+        handled.delete(id);
+        if (ctx.runtime.get(id)?.restartDue === due) delete ctx.runtime.get(id)!.restartDue;
+      });
   });
 }
 

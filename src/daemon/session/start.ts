@@ -67,13 +67,16 @@ export async function adoptPending(ctx: DaemonContext): Promise<void> {
  * under a running daemon) are adopted rather than left running unseen: a row with what tmux and
  * /proc still tell (the id, the shell, its working directory; the command is unknown, so it is
  * a shell session), an `error` event that says so, then the usual status rules. One whose main
- * command had ended (its exit file is there) is recorded ended with that exit, never live again.
+ * command had ended (its exit file is there), or whose shell had exited (a dead pane), is recorded
+ * ended, never live again.
  */
 async function adoptOrphans(ctx: DaemonContext, panes: Map<string, PaneInfo>): Promise<void> {
   for (const [name, pane] of panes) {
     const id = /^amux-([0-9a-f]{8})$/.exec(name)?.[1];
-    if (!id || ctx.store.idExists(id) || pane.dead) continue;
-    const shell = await shellOf(pane.panePid);
+    if (!id || ctx.store.idExists(id)) continue;
+    // A dead pane (its shell had exited) is adopted too: the status rules record its end at the
+    // first refresh, and finishedTtl or `rm` closes it, instead of a tmux session left for ever.
+    const shell = pane.dead ? null : await shellOf(pane.panePid);
     const now = Date.now();
     // Its main command wrote its exit: it ended, and ends again at once below, never live (its shell
     // still sat in the tmux session, kept for finishedTtl).

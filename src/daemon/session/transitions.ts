@@ -49,6 +49,9 @@ export function applyDecision(ctx: DaemonContext, seen: SessionRecord, decision:
   }
   const next = { ...s, ...patch };
   ctx.bus.emit('change', s.id);
+  // Once per session: a terminal status never changes again (the state machine), so hooks that
+  // run at an end hear of it here, never from a later change (a rename, `rm`, a new daemon's prune).
+  if (isTerminal(d.status)) ctx.bus.emit('ended', s.id);
   return next;
 }
 

@@ -54,7 +54,7 @@ class TargetWatch {
     if (target.kind === 'job' && spec.until.kind !== 'exited') {
       throw new AmuxError('invalid_argument', `--until ${spec.until.kind} is for sessions; job ${target.id} can only be waited for until it exited`);
     }
-    this.output = spec.until.kind === 'output' ? new OutputWatch(ctx, session, spec.until.source, spec.sinceOffset) : null;
+    this.output = spec.until.kind === 'output' ? new OutputWatch(ctx, session, spec.until.source, spec.sinceOffset, spec) : null;
   }
 
   get sessionId(): string {
