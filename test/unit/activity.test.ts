@@ -28,7 +28,8 @@ describe('judgeForeground', () => {
 
   test('what descriptors a wait is on: a listening socket serves, inotify follows, a socket alone is the network', () => {
     assert.deepEqual(judge([proc({ wait: 'descriptors', on: ['listening'] })]), { verdict: 'working', reason: 'serving' }); // http.server
-    assert.deepEqual(judge([proc({ wait: 'descriptors', on: ['terminal', 'listening', 'pipe'] })]), { verdict: 'working', reason: 'serving' }); // a dev server's console
+    // The terminal beside a listening socket of its own (Codex's TUI, ADR 0048): waiting for you, not serving.
+    assert.deepEqual(judge([proc({ wait: 'descriptors', on: ['terminal', 'listening', 'pipe'] })]), { verdict: 'input', reason: 'reading the terminal' });
     assert.deepEqual(judge([proc({ wait: 'descriptors', on: ['inotify'] })]), { verdict: 'working', reason: 'watching files' }); // tail -f
     assert.deepEqual(judge([proc({ wait: 'descriptors', on: ['socket'] })]), { verdict: 'working', reason: 'network' }); // curl
     assert.deepEqual(judge([proc({ wait: 'descriptors', on: ['pipe'] })]), { verdict: 'working', reason: 'pipe' });

@@ -93,7 +93,7 @@ describe('targetOf', () => {
     assert.equal(targetOf('anon_inode:[timerfd]'), 'timer');
     assert.equal(targetOf('pipe:[16474]'), 'pipe');
     assert.equal(targetOf('socket:[16624]'), 'socket');
-    assert.equal(targetOf('socket:[16624]', (i) => i === '16624'), 'listening');
+    assert.equal(targetOf('socket:[16624]', { listening: (i) => i === '16624' }), 'listening');
     assert.equal(targetOf('anon_inode:[eventfd]'), 'other');
     assert.equal(targetOf('/tmp/some/file'), 'other');
   });
