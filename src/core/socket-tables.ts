@@ -44,37 +44,43 @@ export function unixPeers(ss: string): Map<string, string> {
   return out;
 }
 
-/** How long ago a TCP socket last sent and last received data (TCP_INFO's `tcpi_last_data_sent/recv`, ms). */
+/** What TCP_INFO says of a socket's data: how long ago it last sent and received data (ms), and how many bytes. */
 export interface TcpTimes {
   lastSendMs: number;
   lastReceiveMs: number;
+  bytesSent: number;
+  bytesReceived: number;
 }
 
 /**
  * TCP_INFO per socket inode from `ss -tinHe`: a socket's line names `ino:N`, and its info line (the
- * next one) holds `lastsnd:MS` and `lastrcv:MS`.
+ * next one) holds `lastsnd:MS`, `lastrcv:MS`, `bytes_sent:N`, `bytes_received:N`, each left out
+ * when 0.
  */
 export function tcpTimes(ss: string): Map<string, TcpTimes> {
   const out = new Map<string, TcpTimes>();
   let inode: string | null = null;
   for (const line of ss.split('\n')) {
     const ino = /\bino:(\d+)/.exec(line);
-    if (ino) inode = ino[1]!;
-    const snd = /\blastsnd:(\d+)/.exec(line);
-    const rcv = /\blastrcv:(\d+)/.exec(line);
-    if (inode !== null && snd && rcv) {
-      out.set(inode, { lastSendMs: Number(snd[1]), lastReceiveMs: Number(rcv[1]) });
-      inode = null;
+    if (ino) {
+      inode = ino[1]!;
+      continue;
     }
+    if (inode === null || !/^\s/.test(line)) continue;
+    const field = (name: string) => Number(new RegExp(`\\b${name}:(\\d+)`).exec(line)?.[1] ?? 0);
+    out.set(inode, { lastSendMs: field('lastsnd'), lastReceiveMs: field('lastrcv'), bytesSent: field('bytes_sent'), bytesReceived: field('bytes_received') });
+    inode = null;
   }
   return out;
 }
 
 /**
  * Whether a TCP socket has sent data that no data has answered yet: it sent after it last
- * received. A connection that sent nothing since it was made has both times equal (its
- * handshake), and is not waiting for anything.
+ * received; or, both in the same millisecond, it sent and has never received (a request written
+ * as soon as it connected: the handshake is the last thing received). A connection that sent
+ * nothing is not waiting for anything.
  */
 export function awaitsReply(t: TcpTimes): boolean {
-  return t.lastSendMs < t.lastReceiveMs;
+  if (t.bytesSent === 0) return false;
+  return t.lastSendMs < t.lastReceiveMs || (t.lastSendMs === t.lastReceiveMs && t.bytesReceived === 0);
 }

@@ -48,13 +48,14 @@ export function waitKind(wchan: string | null): WaitKind {
 
 /**
  * A blocking system call decoded from `/proc/PID/syscall` (`NR arg1 … arg6 sp pc`):
- * - `read`: on descriptor `fd`; `write`: blocked writing to descriptor `fd` (ADR 0048);
+ * - `read`: on descriptor `fd` (also recv, recvfrom, recvmsg: its socket is looked up as any
+ *   descriptor, so that one to another process of the session is followed, ADR 0048); `write`: blocked writing to descriptor `fd` (ADR 0048);
  * - `epoll`: on the interest list of epoll descriptor `fd` (`/proc/PID/fdinfo/FD`);
  * - `poll`/`select`: on a set in the process's memory, at `addr` (`count` pollfds; `select`:
  *   fd_set bitmaps of `count` bits at `addrs`, read/write/except, 0 for none);
  * - `sleep`: nanosleep; `restart`: a call the kernel resumes after a stop (`restart_syscall`);
  * - `other`: a call whose kind says it all: wait4 (children), futex (lock), accept (a server),
- *   connect and recv (the network), flock and fcntl (a file lock held by another process, ADR 0048).
+ *   connect (the network), flock and fcntl (a file lock held by another process, ADR 0048).
  * `timed`: the wait has a time limit (a negative int or a NULL pointer: none).
  */
 export type Syscall =
@@ -75,14 +76,14 @@ const SYSCALLS: Record<string, Record<number, [Shape, { arg: number; type: 'int'
     23: ['select', { arg: 5, type: 'ptr' }], 270: ['select', { arg: 5, type: 'ptr' }],
     232: ['epoll', { arg: 4, type: 'int' }], 281: ['epoll', { arg: 4, type: 'int' }], 441: ['epoll', { arg: 4, type: 'ptr' }],
     35: ['sleep'], 230: ['sleep'], 219: ['restart'], 61: ['children'], 247: ['children'], 202: ['lock'], 449: ['lock'],
-    43: ['accept'], 288: ['accept'], 42: ['network'], 45: ['network'], 47: ['network'], 299: ['network'],
+    43: ['accept'], 288: ['accept'], 42: ['network'], 45: ['read'], 47: ['read'], 299: ['read'],
     1: ['write'], 20: ['write'], 72: ['lock'], 73: ['lock'],
   },
   arm64: {
     63: ['read'], 65: ['read'], 73: ['poll', { arg: 3, type: 'ptr' }], 72: ['select', { arg: 5, type: 'ptr' }],
     22: ['epoll', { arg: 4, type: 'int' }], 441: ['epoll', { arg: 4, type: 'ptr' }], 101: ['sleep'], 115: ['sleep'], 128: ['restart'],
     260: ['children'], 95: ['children'], 98: ['lock'], 449: ['lock'], 202: ['accept'], 242: ['accept'], 203: ['network'],
-    207: ['network'], 212: ['network'], 243: ['network'], 64: ['write'], 66: ['write'], 25: ['lock'], 32: ['lock'],
+    207: ['read'], 212: ['read'], 243: ['read'], 64: ['write'], 66: ['write'], 25: ['lock'], 32: ['lock'],
   },
 };
 

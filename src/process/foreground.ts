@@ -105,8 +105,9 @@ const ticksOf = (f: string[]) => Number(f[STAT.utime]) + Number(f[STAT.stime]);
  * the others' state and CPU ticks (`task/TID/stat`) unless the process used no CPU since the last
  * look (`before`, its ticks then) and the main thread's wait settles what it does; the others'
  * waits only when it does not (a main thread in `join()`), or when it waits on the terminal (a
- * thread may receive on a socket meanwhile, ADR 0048): then a thread that has not run since the
- * last look is that look's sample again, and only those that ran are read.
+ * thread may receive on a socket meanwhile, ADR 0048; its other waits say nothing then, as
+ * before): then a thread that has not run since the last look is that look's sample again, and
+ * only those that ran are read.
  */
 function threadsOf(pid: number, fields: string[], r: Reading, tids?: string[]): ThreadSample[] {
   const sample = (tid: number, f: string[], task: string, readWait = true): ThreadSample => {
@@ -129,7 +130,10 @@ function threadsOf(pid: number, fields: string[], r: Reading, tids?: string[]): 
       continue;
     }
     const st = procStat(`${pid}/task/${tid}`);
-    if (st) out.push(sample(Number(tid), st.fields, `/proc/${pid}/task/${tid}`, !settled));
+    if (!st) continue;
+    const t = sample(Number(tid), st.fields, `/proc/${pid}/task/${tid}`, !settled);
+    // Beside a main thread on the terminal, only a socket wait says more than state and ticks.
+    out.push(terminal && t.state === 'S' && !onSocket(t) ? { ...t, wait: 'unknown', on: null, timed: undefined } : t);
   }
   return out;
 }
