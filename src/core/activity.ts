@@ -6,6 +6,7 @@
  * alone cannot.
  */
 import type { Target, WaitKind } from './waits.js';
+import type { WorkingReason } from './working-reasons.js';
 
 /** One thread of a process of the foreground group, as read from /proc. */
 export interface ThreadSample {
@@ -38,12 +39,7 @@ export type Activity =
   | { verdict: 'input'; reason: 'reading the terminal' | 'at prompt' }
   | { verdict: 'unknown' };
 
-/**
- * Every reason amux gives for `working` from the kernel's evidence (README "Statuses", ADR 0015,
- * ADR 0048); the one list the README's table follows.
- */
-export const WORKING_REASONS = ['cpu', 'disk', 'output', 'serving', 'watching files', 'network', 'sleeping', 'pipe', 'child', 'lock'] as const;
-export type WorkingReason = (typeof WORKING_REASONS)[number];
+export type { WorkingReason } from './working-reasons.js';
 
 /** What the previous look saw, and what happened since (kept per session by the caller). */
 export interface Since {

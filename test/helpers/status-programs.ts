@@ -175,7 +175,7 @@ export class Fixtures {
       // Main thread on input(), another receiving a stream with recv(). (idle)
       { name: 'a thread receiving while main reads the terminal', needs: ['python3'], command: `python3 stream.py ${this.chattyPort}`, expect: 'working', reason: /network/, startMs: 2000 },
       { name: 'a thread on a quiet connection while main reads the terminal', needs: ['python3'], command: `python3 stream.py ${slow}`, expect: 'idle', reason: /reading the terminal/, startMs: 3500 },
-      // At input(), a timer's 150 ms of CPU every 3 s: a blip, not work. (working (cpu) at times)
+      // At input(), a timer computing for 0.4 s (wall clock) every 2 s: a blip, not work. (working (cpu) at times)
       { name: 'CPU blips at a prompt', needs: ['python3'], command: 'python3 blip.py', expect: 'idle', reason: /reading the terminal/, startMs: 2500 },
       // A lock another process holds: flock(2), fcntl(2). (the screen: idle after 3 s)
       { name: 'flock waiting for a lock', needs: ['python3'], command: 'python3 lock.py flock', expect: 'working', reason: /^lock$/, startMs: 1500 },
@@ -234,8 +234,8 @@ const FOLLOWED: Record<string, string> = {
     'import threading, time',
     'def tick():',
     '    while True:',
-    '        time.sleep(3)',
-    '        end = time.monotonic() + 0.15',
+    '        time.sleep(2)',
+    '        end = time.monotonic() + 0.4',
     '        while time.monotonic() < end: pass',
     'threading.Thread(target=tick, daemon=True).start()',
     'while True: input()',
