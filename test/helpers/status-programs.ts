@@ -174,7 +174,7 @@ export class Fixtures {
       { name: 'a child on a pty of its own', needs: ['python3'], command: 'python3 ownpty.py', expect: 'working', reason: /sleeping/, startMs: 1500 },
       // Main thread on input(), another receiving a stream with recv(). (idle)
       { name: 'a thread receiving while main reads the terminal', needs: ['python3'], command: `python3 stream.py ${this.chattyPort}`, expect: 'working', reason: /network/, startMs: 2000 },
-      { name: 'a thread on a quiet connection while main reads the terminal', needs: ['python3'], command: `python3 stream.py ${slow}`, expect: 'idle', reason: /reading the terminal/, startMs: 3500 },
+      { name: 'a thread on a quiet connection while main reads the terminal', needs: ['python3'], command: `python3 stream.py ${slow}`, expect: 'idle', reason: /reading the terminal/, startMs: 4500 },
       // At input(), a timer computing for 0.4 s (wall clock) every 2 s: a blip, not work. (working (cpu) at times)
       { name: 'CPU blips at a prompt', needs: ['python3'], command: 'python3 blip.py', expect: 'idle', reason: /reading the terminal/, startMs: 2500 },
       // A lock another process holds: flock(2), fcntl(2). (the screen: idle after 3 s)
