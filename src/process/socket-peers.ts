@@ -9,7 +9,7 @@ import { awaitsReply, tcpTimes, unixPeers, type TcpTimes } from '../core/socket-
  * and the rules fall back to what /proc shows.
  */
 const MIN_MS = 1000;
-const TIMES_TTL_MS = 500;
+const TIMES_TTL_MS = 1000;
 
 let available = true;
 /** Unix peers seen so far: a connected socket's peer never changes while it lives. Bounded: reset past MAX_PEERS. */
