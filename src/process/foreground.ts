@@ -1,9 +1,10 @@
-import { readdirSync, readlinkSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { readProc } from './proc-read.js';
 import { onSocket, onTerminal, settles, type ProcessSample, type ThreadSample } from '../core/activity.js';
 import { decodeSyscall, waitKind, type Target, type WaitKind } from '../core/waits.js';
 import { openTargets, unsureCount, waitTargets, type Scope } from './descriptors.js';
 import { procStat, STAT } from './process-table.js';
+import { scopeOf, trafficOf, unrunThreads } from './look-scope.js';
 import { addMark, canReuse, newMarks, type RunMarks } from './run-marks.js';
 
 /** The terminal's foreground process group of a session, as the kernel shows it (ADR 0015). */
@@ -138,7 +139,7 @@ function threadsOf(pid: number, fields: string[], r: Reading, tids?: string[]): 
   return out;
 }
 
-type Stat = NonNullable<ReturnType<typeof procStat>>;
+export type Stat = NonNullable<ReturnType<typeof procStat>>;
 
 /**
  * The shell and its descendants, parents first, each with its `stat` read once: a process with one
@@ -222,17 +223,8 @@ export function readForeground(shell: number, jobRunning = true, before?: Before
   const unsureBefore = unsureCount();
   const members = pgid === shell ? [{ pid: shell, st: sh, tids: undefined }] : tree(shell, sh, marking);
   const scope = scopeOf(shell, sh, members);
-  const marksNow = markMap(marking.marks);
-  const marksThen = before?.pgid === pgid ? markMap(before.fg?.marks ?? null) : new Map<string, string>();
-  const samplesThen = new Map((before?.pgid === pgid ? before.fg?.procs ?? [] : []).flatMap((p) => p.threads.map((t) => [t.tid, t] as const)));
-  const reading = (pid: number): Reading => ({
-    arch, scope, before: before?.pgid === pgid ? before.procs.get(pid) : undefined,
-    unrun: (p, tid) => {
-      const path = `/proc/${p}/task/${tid}/schedstat`;
-      const mark = marksNow.get(path);
-      return mark !== undefined && mark === marksThen.get(path) ? samplesThen.get(tid) : undefined;
-    },
-  });
+  const unrun = unrunThreads(marking.marks, before?.pgid === pgid ? before.fg : undefined);
+  const reading = (pid: number): Reading => ({ arch, scope, before: before?.pgid === pgid ? before.procs.get(pid) : undefined, unrun });
   // The foreground group, and every descendant of its members whatever its group (ADR 0048).
   const inside = new Set<number>();
   for (const { pid, st, tids } of members) {
@@ -241,7 +233,7 @@ export function readForeground(shell: number, jobRunning = true, before?: Before
     if (st.fields[STAT.state] === 'Z') continue;
     const threads = threadsOf(pid, st.fields, reading(pid), tids);
     procs.push({ pid, comm: st.comm, ticks: ticksOf(st.fields), threads });
-    const traffic = trafficOf(pid, threads, marksNow);
+    const traffic = trafficOf(pid, threads, marking.marks);
     if (traffic !== null) {
       rchar = (rchar ?? 0) + traffic;
       conversing.push(pid);
@@ -250,50 +242,4 @@ export function readForeground(shell: number, jobRunning = true, before?: Before
   // A socket not yet in the tables may be found listening at the next look: that one reads again.
   const sure = unsureCount() === unsureBefore;
   return { pgid, procs, rchar, conversing, ...base, marks: marking.whole && sure ? marking.marks : null };
-}
-
-/**
- * A member's traffic when it converses (waits on the terminal and a socket, in one thread or in
- * two): the bytes it read with `read()` (rchar) plus the times each of its other threads waiting
- * on a socket has woken (the timeslices of its schedstat: data arriving wakes it, also for
- * `recv()`, which rchar misses). null when it does not converse.
- */
-function trafficOf(pid: number, threads: readonly ThreadSample[], marks: ReadonlyMap<string, string>): number | null {
-  const both = threads.some((t) => t.on?.includes('terminal') && t.on.includes('socket'));
-  const receivers = threads.filter((t) => t.tid !== pid && onSocket(t));
-  if (!both && !(receivers.length > 0 && threads.some(onTerminal))) return null;
-  let total = Number(/^rchar: (\d+)/m.exec(read(`/proc/${pid}/io`) ?? '')?.[1] ?? 0);
-  for (const t of receivers) total += Number(marks.get(`/proc/${pid}/task/${t.tid}/schedstat`)?.split(' ')[2] ?? 0);
-  return total;
-}
-
-/** Each run mark's text by its path. */
-function markMap(m: RunMarks | null): Map<string, string> {
-  const out = new Map<string, string>();
-  if (m) m.paths.forEach((p, i) => out.set(p, m.marks[i]!));
-  return out;
-}
-
-/**
- * The session as a look's descriptors see it (ADR 0048): its processes (the shell's tree, whose
- * descriptors may hold a socket's other end) and its terminal: the shell's pty, and `/dev/tty` of
- * a process whose controlling terminal is the shell's. A tool on a pty of its own reads that pty,
- * not the session's terminal.
- */
-function scopeOf(shell: number, sh: Stat, members: readonly { pid: number; st: Stat }[]): Scope {
-  let tty: string | null = null;
-  try {
-    tty = readlinkSync(`/proc/${shell}/fd/0`);
-  } catch {
-    /* unreadable: every terminal counts as the session's, as before */
-  }
-  const ttyNr = sh.fields[STAT.tty];
-  const ttyOf = new Map(members.map((m) => [m.pid, m.st.fields[STAT.tty]]));
-  return {
-    pids: members.map((m) => m.pid),
-    ours: (pid, link) => {
-      if (link === '/dev/tty') return ttyOf.get(pid) === undefined || ttyOf.get(pid) === ttyNr;
-      return tty === null || !tty.startsWith('/dev/pts/') || !link.startsWith('/dev/pts/') || link === tty;
-    },
-  };
 }
