@@ -110,8 +110,12 @@ export class Evidence {
           const rt = runtimeOf(ctx, s.id);
           // The log's size only when the kernel did not tell: otherwise its evidence is this look's reason.
           const end = activity.verdict === 'unknown' ? logBytes(ctx, s) : rt.seenLog;
-          const d = quickDecision(activity, rt.seenLog !== undefined && end !== rt.seenLog);
+          const quick = quickDecision(activity, rt.seenLog !== undefined && end !== rt.seenLog);
           rt.seenLog = end;
+          // An idle session is visited only to time a blip (ADR 0048): it stays idle unless its CPU outlasted one.
+          const outlasted = activity.verdict === 'working' && activity.reason === 'cpu';
+          const d = s.status === 'idle' && quick.status === 'working' ? (outlasted ? { status: 'working' as const, reason: 'cpu' } : null) : quick;
+          if (!d) continue;
           rt.reason = d.reason;
           rt.reasonStatus = d.status;
           if (d.status === 'idle' || s.status === 'idle') applyDecision(ctx, s, d, this.lastQuickAt, true);
