@@ -8,7 +8,7 @@ import { Fixtures, type ProgramCase } from '../helpers/status-programs.js';
 /** When a program's reason is checked from (its status is checked from its `startMs`). */
 const REASON_AFTER_MS = 3000;
 /** How long every program is watched once all have started. */
-const WATCH_MS = 12_500;
+const WATCH_MS = 14_000;
 
 /**
  * The truth table of README "Statuses" (ADR 0015), with real programs, each as its own session,
@@ -73,10 +73,13 @@ describe('status from evidence: real programs', () => {
       if (missing.length) return t.skip(`${missing.join(', ')} not installed`);
       const entry = seen.get(c.name);
       assert.ok(entry, `${c.name} was watched`);
-      const settled = entry.looks.filter((l) => l.at - entry.startedAt >= (c.startMs ?? 500));
-      assert.ok(settled.length > 0 && settled.at(-1)!.at - settled[0]!.at >= 8_000, `${c.name} was watched for 8 s (${settled.length} looks)`);
-      const show = settled.map((l) => `${l.status}(${l.reason})`).join(' ');
       const first = entry.looks.find((l) => l.status === c.expect);
+      // A program that computes while it starts is judged from its first look at its prompt, when
+      // the case says so: how long python takes to start depends on the machine's load.
+      const from = c.fromFirst ? Math.max(first?.at ?? Infinity, entry.startedAt + (c.startMs ?? 500)) : entry.startedAt + (c.startMs ?? 500);
+      const settled = entry.looks.filter((l) => l.at >= from);
+      assert.ok(settled.length > 0 && settled.at(-1)!.at - settled[0]!.at >= 8_000, `${c.name} was watched for 8 s (${settled.length} looks): ${entry.looks.map((l) => `${l.status}(${l.reason})`).join(' ')}`);
+      const show = settled.map((l) => `${l.status}(${l.reason})`).join(' ');
       if (first) t.diagnostic(`first ${c.expect} ${first.at - entry.startedAt} ms after its start`);
       for (const l of settled) {
         if (c.mayEnd && l.status === 'completed') continue;
