@@ -131,7 +131,7 @@ export class Fixtures {
       { name: 'vim', needs: ['vim'], command: 'vim -u NONE -i NONE -n', expect: 'idle', startMs: 1000 },
       { name: 'vi', needs: ['vi'], command: 'vi', expect: 'idle', startMs: 1000 },
       { name: 'read -p', needs: ['bash'], command: `bash -c 'read -p "Continue? " x'`, expect: 'idle', reason: /reading the terminal/ },
-      { name: 'read -t 30 (a time limit)', needs: ['bash'], command: `bash -c 'read -t 30 -p "Quick: " x'`, expect: 'idle', reason: /reading the terminal/ },
+      { name: 'read -t 300 (a time limit)', needs: ['bash'], command: `bash -c 'read -t 300 -p "Quick: " x'`, expect: 'idle', reason: /reading the terminal/, startMs: 1500 },
       { name: 'less', needs: ['less'], command: 'less /etc/services', expect: 'idle' },
       { name: 'more', needs: ['more'], command: 'more /etc/services', expect: 'idle' },
       { name: 'man (a pager behind a pipeline)', needs: ['man'], command: 'man ls', expect: 'idle', startMs: 4000 },
@@ -149,10 +149,11 @@ export class Fixtures {
       { name: 'gzip -9', needs: ['gzip'], command: 'nice -n 19 gzip -9 -c </dev/zero >/dev/null', expect: 'working', reason: cpu },
       { name: 'python worker thread, main in join()', needs: ['python3'], command: 'nice -n 19 python3 thread.py', expect: 'working', reason: cpu },
       { name: 'node worker thread, main in its event loop', needs: ['node'], command: 'nice -n 19 node worker.js', expect: 'working', reason: cpu },
-      // Busy but quiet: timers, files, servers, the network.
-      { name: 'sleep 30', needs: ['sleep'], command: 'sleep 30', expect: 'working', reason: /sleeping/ },
+      // Busy but quiet: timers, files, servers, the network. (300 s: starting 60 programs takes half a
+      // minute on a loaded machine, and each is watched 14 s after the last has started.)
+      { name: 'sleep 300', needs: ['sleep'], command: 'sleep 300', expect: 'working', reason: /sleeping/ },
       // `output changed` lasts as long as new bytes: then the kernel's reason
-      { name: 'a line, then sleep 30', needs: ['sleep'], command: 'echo started; sleep 30', expect: 'working', reason: /sleeping/ },
+      { name: 'a line, then sleep 300', needs: ['sleep'], command: 'echo started; sleep 300', expect: 'working', reason: /sleeping/ },
       { name: 'node with a timer pending', needs: ['node'], command: `node -e 'setInterval(() => {}, 5000)'`, expect: 'working' },
       { name: 'watch', needs: ['watch'], command: 'watch -n 2 date', expect: 'working' },
       { name: 'a \\r progress bar', needs: ['bash'], command: `bash -c 'i=0; while :; do printf "\\r%d%%" $((i++ % 100)); sleep 0.2; done'`, expect: 'working' },
