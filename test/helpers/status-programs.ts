@@ -175,9 +175,9 @@ export class Fixtures {
       // The terminal beside a listening socket of its own, as Codex's TUI: waiting for you. (serving)
       { name: 'a prompt beside its own listening socket', needs: ['python3'], command: 'python3 listen.py', expect: 'idle', reason: /reading the terminal/, startMs: 3000, fromFirst: true },
       // A parent waiting on a socket pair to its child, which reads the terminal (Gemini's relaunch). (network)
-      { name: 'a parent relaying to its child on the terminal', needs: ['python3'], command: 'python3 relay.py', expect: 'idle', reason: /reading the terminal/, startMs: 3500, fromFirst: true },
+      { name: 'a parent relaying to its child on the terminal', needs: ['python3', 'ss'], command: 'python3 relay.py', expect: 'idle', reason: /reading the terminal/, startMs: 3500, fromFirst: true },
       // asyncio awaiting stdin, redrawing a clock: its self-pipe socket pair is plumbing. (network)
-      { name: 'asyncio awaiting stdin with a clock', needs: ['python3'], command: 'python3 aio.py', expect: 'idle', reason: /reading the terminal/, startMs: 4000, fromFirst: true },
+      { name: 'asyncio awaiting stdin with a clock', needs: ['python3', 'ss'], command: 'python3 aio.py', expect: 'idle', reason: /reading the terminal/, startMs: 4000, fromFirst: true },
       // A tool on a pty of its own while the parent copies the terminal (node-pty, pty.spawn). (idle)
       { name: 'a child on a pty of its own', needs: ['python3'], command: 'python3 ownpty.py', expect: 'working', reason: /sleeping/, startMs: 3000 },
       // Main thread on input(), another receiving a stream with recv(). (idle)
