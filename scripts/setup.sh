@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Sets amux up on a fresh machine (tmux, procps and openssh-server if missing, npm dependencies,
+# Sets amux up on a fresh machine (tmux, procps, iproute2 and openssh-server if missing, npm dependencies,
 # build), then runs its main job once: start a session, wait for it, list sessions. `--no-demo` skips that.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -7,6 +7,8 @@ cd "$(dirname "$0")/.."
 need=()
 command -v tmux >/dev/null 2>&1 || need+=(tmux)
 command -v ps >/dev/null 2>&1 || need+=(procps)
+# ss: the other end of a Unix socket and TCP_INFO, where /proc cannot tell (ADR 0048).
+command -v ss >/dev/null 2>&1 || need+=(iproute2)
 # The remote-host tests run private sshds on 127.0.0.1 (test/helpers/sshd.ts); never the system's.
 [ -x /usr/sbin/sshd ] || need+=(openssh-server)
 command -v ssh >/dev/null 2>&1 || need+=(openssh-client)

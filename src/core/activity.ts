@@ -6,6 +6,7 @@
  * alone cannot.
  */
 import type { Target, WaitKind } from './waits.js';
+import type { WorkingReason } from './working-reasons.js';
 
 /** One thread of a process of the foreground group, as read from /proc. */
 export interface ThreadSample {
@@ -38,7 +39,7 @@ export type Activity =
   | { verdict: 'input'; reason: 'reading the terminal' | 'at prompt' }
   | { verdict: 'unknown' };
 
-export type WorkingReason = 'cpu' | 'disk' | 'writing output' | 'serving' | 'watching files' | 'network' | 'sleeping' | 'pipe' | 'child' | 'lock';
+export type { WorkingReason } from './working-reasons.js';
 
 /** What the previous look saw, and what happened since (kept per session by the caller). */
 export interface Since {
@@ -48,6 +49,11 @@ export interface Since {
   elapsedMs: number;
   /** Time since bytes last arrived or were printed (the group's rchar, the session's log); 0 when just now. */
   quietMs: number;
+  /**
+   * Whether a program on the terminal and a TCP socket sent a request that has had no reply yet
+   * (TCP_INFO, ADR 0048); asked only when the quiet time alone would make it idle. Absent: no.
+   */
+  awaitingReply?: () => boolean;
 }
 
 /** Linux reports CPU time in ticks of 1/100 s (USER_HZ) whatever the kernel's own HZ. */
@@ -57,28 +63,47 @@ const CPU_SHARE = 0.05;
 /** How long a program on both the terminal and a socket must see nothing arrive to be waiting for you. */
 export const QUIET_MS = 1000;
 
-/** What one thread's wait says, before the group's threads are weighed together. */
-type ThreadVerdict = WorkingReason | 'terminal' | 'conversing' | 'unknown';
+/**
+ * What one thread's wait says, before the group's threads are weighed together. `peer`: a wait on
+ * another process of the session (a socket to it, a pty of a tool's own), which is judged itself.
+ */
+type ThreadVerdict = WorkingReason | 'terminal' | 'conversing' | 'peer' | 'unknown';
 
 const FROM_WAIT: Partial<Record<WaitKind, ThreadVerdict>> = {
-  timer: 'sleeping', accept: 'serving', network: 'network', disk: 'disk', children: 'child', pipe: 'pipe', lock: 'lock', output: 'writing output',
+  timer: 'sleeping', accept: 'serving', network: 'network', disk: 'disk', children: 'child', pipe: 'pipe', lock: 'lock',
 };
 
 /**
- * A wait on descriptors: a listening socket is a server, an inotify watch a follower, the terminal
- * alone a program waiting for you, the terminal with a socket a conversation (decided by whether
- * bytes arrive), a socket alone a client waiting for an answer; else a time limit (or a timerfd)
- * is a timer, and a pipe what it says.
- * Eventfds, signalfds and files are a program's own plumbing and say nothing.
+ * A wait on descriptors: the terminal alone is a program waiting for you, also beside a listening
+ * socket of its own (Codex's TUI, ADR 0048); the terminal with a socket a conversation (decided by
+ * whether bytes arrive); an inotify watch a follower, also with the terminal (a watcher's keys); a
+ * listening socket a server; a socket alone a client waiting for an answer; else a time limit (or
+ * a timerfd) is a timer, a pipe what it says, and a peer (a socket to another process of the
+ * session) defers to that process. Eventfds, signalfds, files and sockets to the same process are a
+ * program's own plumbing and say nothing.
  */
 export function descriptorVerdict(on: readonly Target[], timed = false): ThreadVerdict {
+  if (on.includes('terminal') && !on.includes('inotify')) return on.includes('socket') ? 'conversing' : 'terminal';
   if (on.includes('listening')) return 'serving';
   if (on.includes('inotify')) return 'watching files';
-  if (on.includes('terminal')) return on.includes('socket') ? 'conversing' : 'terminal';
   if (on.includes('socket')) return 'network';
   // An event loop's own pipes and eventfds with a time limit: it waits for its timer.
   if (timed || on.includes('timer')) return 'sleeping';
   if (on.includes('pipe')) return 'pipe';
+  if (on.includes('peer')) return 'peer';
+  return 'unknown';
+}
+
+/**
+ * A write that blocks until the other end takes more: the terminal is `output` (tmux drains slower
+ * than `yes` prints: never "reading the terminal"), a pipe or a socket what they are, a pty of a
+ * tool's own its parent's business. Unreadable (the wait channel alone): the terminal's writer.
+ */
+export function writeVerdict(on: readonly Target[] | null): ThreadVerdict {
+  if (!on || on.includes('terminal')) return 'output';
+  if (on.includes('socket')) return 'network';
+  if (on.includes('pipe')) return 'pipe';
+  if (on.includes('peer')) return 'peer';
   return 'unknown';
 }
 
@@ -87,6 +112,7 @@ function threadVerdict(t: ThreadSample): ThreadVerdict {
   if (t.state === 'D') return 'disk';
   if (t.state !== 'S') return 'unknown';
   if (t.wait === 'descriptors') return t.on ? descriptorVerdict(t.on, t.timed) : 'unknown';
+  if (t.wait === 'write') return writeVerdict(t.on);
   return FROM_WAIT[t.wait] ?? 'unknown';
 }
 
@@ -98,11 +124,24 @@ function threadVerdict(t: ThreadSample): ThreadVerdict {
  */
 export function settles(t: Pick<ThreadSample, 'state' | 'wait' | 'on' | 'timed'>): boolean {
   const v = threadVerdict({ tid: 0, ticks: 0, ...t });
-  return v !== 'lock' && v !== 'child' && v !== 'pipe' && v !== 'unknown';
+  return v !== 'lock' && v !== 'child' && v !== 'pipe' && v !== 'peer' && v !== 'unknown';
+}
+
+/**
+ * Whether a thread waits on the terminal alone: its process's other threads are read too, for one
+ * that receives on a socket meanwhile (Claude Code's HTTP client, ADR 0048).
+ */
+export function onTerminal(t: Pick<ThreadSample, 'state' | 'wait' | 'on' | 'timed'>): boolean {
+  return threadVerdict({ tid: 0, ticks: 0, ...t }) === 'terminal';
+}
+
+/** A thread waiting on a socket: the network, as a client. */
+export function onSocket(t: Pick<ThreadSample, 'state' | 'wait' | 'on' | 'timed'>): boolean {
+  return threadVerdict({ tid: 0, ticks: 0, ...t }) === 'network';
 }
 
 /** Busy reasons first, strongest first; then the terminal; then waits on other processes. */
-const RANK: ThreadVerdict[] = ['cpu', 'disk', 'writing output', 'serving', 'watching files', 'network', 'sleeping', 'terminal', 'conversing', 'pipe', 'child', 'lock'];
+const RANK: ThreadVerdict[] = ['cpu', 'disk', 'output', 'serving', 'watching files', 'network', 'sleeping', 'terminal', 'conversing', 'pipe', 'peer', 'child', 'lock'];
 
 /** CPU ticks the group used since the previous look, but for threads now waiting on the terminal alone (their redraw). */
 function ticksUsed(procs: readonly ProcessSample[], since: Since, verdicts: Map<number, ThreadVerdict>): number {
@@ -131,23 +170,28 @@ export interface Judgement {
  * Judges the terminal's foreground group from every thread of every member (README "Statuses"):
  * 1. a thread running (R), in disk wait (D), or CPU used by the group since the last look (at
  *    least 5 % of a core): working, `cpu`/`disk`, whatever the others wait on;
- * 2. a thread serving, following files, on the network, sleeping on a timer: working;
+ * 2. a thread blocked printing to the terminal, serving, following files, on the network,
+ *    sleeping on a timer: working;
  * 3. a thread waiting on the terminal alone: input, at once, time limit or not (`at prompt` for
  *    the session's own shell, `shellPid`);
- * 4. a thread waiting on the terminal and a socket: input once nothing arrived for QUIET_MS, else
- *    working, `network`;
- * 5. waits on a pipe, a child, a lock: working with that reason;
+ * 4. a thread waiting on the terminal and a socket (or one thread on the terminal while another
+ *    waits on a socket): input once nothing arrived for QUIET_MS and no request awaits its
+ *    reply, else working, `network`;
+ * 5. waits on a pipe, another process of the session, a child, a lock: working with that reason;
  * 6. else unknown: the screen decides.
  */
 export function judgeForeground(procs: readonly ProcessSample[], since: Since, shellPid: number | null = null): Judgement {
   const verdicts = new Map<number, ThreadVerdict>();
   const owner = new Map<ThreadVerdict, number>();
   for (const p of procs) {
-    for (const t of p.threads) {
-      const v = threadVerdict(t);
+    const own = p.threads.map(threadVerdict);
+    // One thread on the terminal while another receives on a socket: the process converses (ADR 0048).
+    if (own.includes('terminal') && own.includes('network')) for (let i = 0; i < own.length; i++) if (own[i] === 'terminal' || own[i] === 'network') own[i] = 'conversing';
+    p.threads.forEach((t, i) => {
+      const v = own[i]!;
       verdicts.set(t.tid, v);
       if (!owner.has(v)) owner.set(v, p.pid);
-    }
+    });
   }
   const busiest = busiestMember(procs, since);
   const used = ticksUsed(procs, since, verdicts);
@@ -158,10 +202,11 @@ export function judgeForeground(procs: readonly ProcessSample[], since: Since, s
     if (pid === undefined) continue;
     if (v === 'terminal') return { activity: { verdict: 'input', reason: pid === shellPid ? 'at prompt' : 'reading the terminal' }, pid };
     if (v === 'conversing') {
-      const quiet = since.quietMs >= QUIET_MS;
+      const quiet = since.quietMs >= QUIET_MS && !(since.awaitingReply?.() ?? false);
       return { activity: quiet ? { verdict: 'input', reason: 'reading the terminal' } : { verdict: 'working', reason: 'network' }, pid };
     }
-    return { activity: { verdict: 'working', reason: v as WorkingReason }, pid };
+    // A wait on another process of the session only: that process waits on something no rule names.
+    return { activity: { verdict: 'working', reason: v === 'peer' ? 'child' : (v as WorkingReason) }, pid };
   }
   return { activity: { verdict: 'unknown' }, pid: null };
 }

@@ -5,8 +5,12 @@
  * decoders; `process/foreground.ts` and `process/descriptors.ts` read the files.
  */
 
-/** What a wait channel says by itself; `descriptors`: a read/poll/select/epoll wait, whose descriptors tell. */
-export type WaitKind = 'descriptors' | 'timer' | 'accept' | 'network' | 'disk' | 'children' | 'pipe' | 'lock' | 'output' | 'unknown';
+/**
+ * What a wait channel says by itself; `descriptors`: a read/poll/select/epoll wait, whose
+ * descriptors tell; `write`: a write blocked until the other end takes more (the terminal: tmux
+ * drains slower than the program prints, ADR 0048), whose descriptor tells too.
+ */
+export type WaitKind = 'descriptors' | 'write' | 'timer' | 'accept' | 'network' | 'disk' | 'children' | 'pipe' | 'lock' | 'unknown';
 
 /**
  * Known wait channels (kernels 5.x and 6.x). Names change between kernel versions; one missing
@@ -28,7 +32,12 @@ const WAITS: Record<string, WaitKind> = {
   io_schedule: 'disk', folio_wait_bit_common: 'disk', wait_on_page_bit_common: 'disk', jbd2_log_wait_commit: 'disk',
   // Waits on other processes and threads.
   do_wait: 'children', kernel_wait4: 'children', pipe_read: 'pipe', pipe_wait: 'pipe', pipe_write: 'pipe', wait_for_partner: 'pipe',
+  anon_pipe_read: 'pipe', anon_pipe_write: 'pipe', fifo_open: 'pipe',
   futex_wait_queue: 'lock', futex_wait_queue_me: 'lock', futex_wait: 'lock', __futex_wait: 'lock', futex_do_wait: 'lock',
+  // flock(2) and fcntl(2) record locks: a wait on another process holding the file (ADR 0048).
+  locks_lock_inode_wait: 'lock', fcntl_setlk: 'lock', flock_lock_inode_wait: 'lock', __flock_lock_file: 'lock', posix_lock_inode_wait: 'lock',
+  // A write to the terminal that tmux has not drained yet (`yes`, `find /`).
+  n_tty_write: 'write', tty_write: 'write', file_tty_write: 'write',
 };
 
 /** The kind of a wait channel; compiler suffixes (`.constprop.0`, `.isra.0`) are ignored. */
@@ -39,15 +48,14 @@ export function waitKind(wchan: string | null): WaitKind {
 
 /**
  * A blocking system call decoded from `/proc/PID/syscall` (`NR arg1 … arg6 sp pc`):
- * - `read`: on descriptor `fd`;
- * - `write`: to descriptor `fd` (a write blocked on the terminal is output the terminal has not
- *   taken yet, not a wait for input);
+ * - `read`: on descriptor `fd` (also recv, recvfrom, recvmsg: its socket is looked up as any
+ *   descriptor, so that one to another process of the session is followed, ADR 0048); `write`: blocked writing to descriptor `fd` (ADR 0048);
  * - `epoll`: on the interest list of epoll descriptor `fd` (`/proc/PID/fdinfo/FD`);
  * - `poll`/`select`: on a set in the process's memory, at `addr` (`count` pollfds; `select`:
  *   fd_set bitmaps of `count` bits at `addrs`, read/write/except, 0 for none);
  * - `sleep`: nanosleep; `restart`: a call the kernel resumes after a stop (`restart_syscall`);
  * - `other`: a call whose kind says it all: wait4 (children), futex (lock), accept (a server),
- *   connect and recv (the network).
+ *   connect (the network), flock and fcntl (a file lock held by another process, ADR 0048).
  * `timed`: the wait has a time limit (a negative int or a NULL pointer: none).
  */
 export type Syscall =
@@ -68,13 +76,14 @@ const SYSCALLS: Record<string, Record<number, [Shape, { arg: number; type: 'int'
     23: ['select', { arg: 5, type: 'ptr' }], 270: ['select', { arg: 5, type: 'ptr' }],
     232: ['epoll', { arg: 4, type: 'int' }], 281: ['epoll', { arg: 4, type: 'int' }], 441: ['epoll', { arg: 4, type: 'ptr' }],
     35: ['sleep'], 230: ['sleep'], 219: ['restart'], 61: ['children'], 247: ['children'], 202: ['lock'], 449: ['lock'],
-    43: ['accept'], 288: ['accept'], 42: ['network'], 45: ['network'], 47: ['network'], 299: ['network'],
+    43: ['accept'], 288: ['accept'], 42: ['network'], 45: ['read'], 47: ['read'], 299: ['read'],
+    72: ['lock'], 73: ['lock'],
   },
   arm64: {
     63: ['read'], 65: ['read'], 64: ['write'], 66: ['write'], 68: ['write'], 70: ['write'], 73: ['poll', { arg: 3, type: 'ptr' }], 72: ['select', { arg: 5, type: 'ptr' }],
     22: ['epoll', { arg: 4, type: 'int' }], 441: ['epoll', { arg: 4, type: 'ptr' }], 101: ['sleep'], 115: ['sleep'], 128: ['restart'],
     260: ['children'], 95: ['children'], 98: ['lock'], 449: ['lock'], 202: ['accept'], 242: ['accept'], 203: ['network'],
-    207: ['network'], 212: ['network'], 243: ['network'],
+    207: ['read'], 212: ['read'], 243: ['read'], 25: ['lock'], 32: ['lock'],
   },
 };
 
@@ -121,22 +130,43 @@ export function epollFds(fdinfo: string): number[] {
 }
 
 /**
- * What a descriptor is, for a person wondering what a program waits for: the terminal, an inotify
- * watch (a follower such as `tail -f`), a listening socket (a server), another socket (a client
- * waiting for an answer), a pipe, a timer, or `other` (eventfds, signalfds, files: a program's own
- * plumbing, which says nothing).
+ * What a descriptor is, for a person wondering what a program waits for: the session's terminal,
+ * an inotify watch (a follower such as `tail -f`), a listening socket (a server), another socket
+ * (a client waiting for an answer), a pipe (anonymous, or a named FIFO), a timer, `peer` (a
+ * socket, or a terminal of its own, whose other end is another process of the session: that
+ * process is judged instead, ADR 0048), or `other` (eventfds, signalfds, files, a socket to the
+ * same process such as asyncio's self-pipe: a program's own plumbing, which says nothing).
  */
-export type Target = 'terminal' | 'inotify' | 'listening' | 'socket' | 'pipe' | 'timer' | 'other';
+export type Target = 'terminal' | 'inotify' | 'listening' | 'socket' | 'pipe' | 'timer' | 'peer' | 'other';
+
+/** What a descriptor's link is before sockets are looked up: `fifo` when a path names a FIFO. */
+export interface LinkFacts {
+  /** Whether a socket's inode listens. */
+  listening?: (inode: string) => boolean;
+  /** Whether a terminal link is the session's own terminal (a tool on a pty of its own: no, ADR 0048). */
+  ours?: (link: string) => boolean;
+  /** Whether a path (not under /dev) is a named pipe. */
+  fifo?: (link: string) => boolean;
+  /** A connected socket's other end: `self` (the same process), `session` (another of the session), else outside. */
+  peer?: (inode: string) => 'self' | 'session' | 'outside';
+}
 
 
-/** The kind of a descriptor from its `/proc/PID/fd/N` link; `listening` says whether a socket's inode listens. */
-export function targetOf(link: string, listening: (inode: string) => boolean = () => false): Target {
-  if (link === '/dev/tty' || link.startsWith('/dev/pts/') || /^\/dev\/tty[0-9S]/.test(link) || link === '/dev/console') return 'terminal';
+/** The kind of a descriptor from its `/proc/PID/fd/N` link, with what the reader knows of it (`facts`). */
+export function targetOf(link: string, facts: LinkFacts = {}): Target {
+  if (link === '/dev/tty' || link.startsWith('/dev/pts/') || /^\/dev\/tty[0-9S]/.test(link) || link === '/dev/console') {
+    return !facts.ours || facts.ours(link) ? 'terminal' : 'peer';
+  }
   if (link === 'anon_inode:inotify') return 'inotify';
   if (link === 'anon_inode:[timerfd]') return 'timer';
   if (link.startsWith('pipe:')) return 'pipe';
   const socket = /^socket:\[(\d+)\]$/.exec(link);
-  if (socket) return listening(socket[1]!) ? 'listening' : 'socket';
+  if (socket) {
+    if (facts.listening?.(socket[1]!)) return 'listening';
+    const peer = facts.peer?.(socket[1]!) ?? 'outside';
+    return peer === 'self' ? 'other' : peer === 'session' ? 'peer' : 'socket';
+  }
+  if (link.startsWith('/') && !link.startsWith('/dev/') && facts.fifo?.(link)) return 'pipe';
   return 'other';
 }
 

@@ -1,3 +1,4 @@
+import type { CpuStreak } from '../core/cpu-blip.js';
 import { EventEmitter } from 'node:events';
 import { existsSync, mkdirSync } from 'node:fs';
 import { AmuxError } from '../errors.js';
@@ -69,6 +70,10 @@ export interface LookMemory {
   fg?: Foreground;
   /** Since when the looks have stood (none of its threads ran): the quick look's pace (ADR 0044). */
   stillSince: number;
+  /** Looks in a row at an idle session that found CPU used: a blip while short (ADR 0048). */
+  cpuStreak?: CpuStreak;
+  /** The reason of this look when it found the program waiting on the terminal (a blip held included). */
+  inputReason?: 'reading the terminal' | 'at prompt';
 }
 
 /** Everything the daemon's parts share. */

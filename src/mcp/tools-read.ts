@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { parseJobId } from '../core/ids.js';
 import { AmuxError } from '../errors.js';
+import { WORKING_REASONS_TEXT } from '../core/working-reasons.js';
 import { brief } from './context.js';
 import { readPage } from './paging.js';
 import { inspectOut, jobsOut, listOut, maxBytes, readOutputOut, screenOut, sessionRef, sessionStatuses } from './schemas.js';
@@ -17,7 +18,7 @@ export function readTools(): ToolSpec[] {
       name: 'list',
       title: 'List sessions',
       description: 'The sessions, newest first, with their status (pending, working, idle = waiting for input, paused, completed, failed, stopped, expired), '
-        + 'why (reason), the foreground program, and exit codes.',
+        + `why (reason: ${WORKING_REASONS_TEXT}), the foreground program, and exit codes.`,
       input: z.strictObject({
         status: sessionStatuses.optional().describe('only these statuses'),
         all: z.boolean().optional().describe('removed sessions too'),

@@ -1,22 +1,31 @@
 import { readdirSync } from 'node:fs';
 import { readProc } from './proc-read.js';
-import { settles, type ProcessSample, type ThreadSample } from '../core/activity.js';
+import { onSocket, onTerminal, settles, type ProcessSample, type ThreadSample } from '../core/activity.js';
 import { decodeSyscall, waitKind, type Target, type WaitKind } from '../core/waits.js';
-import { openTargets, unsureCount, waitTargets } from './descriptors.js';
+import { openTargets, unsureCount, waitTargets, type Scope } from './descriptors.js';
 import { procStat, STAT } from './process-table.js';
+import { scopeOf, trafficOf, unrunThreads } from './look-scope.js';
 import { addMark, canReuse, newMarks, type RunMarks } from './run-marks.js';
 
 /** The terminal's foreground process group of a session, as the kernel shows it (ADR 0015). */
 export interface Foreground {
   /** The group that owns the terminal (`tpgid`). */
   pgid: number;
-  /** Its processes that descend from the session's shell (the shell itself when it owns the terminal), parents first. */
+  /**
+   * Its processes that descend from the session's shell (the shell itself when it owns the
+   * terminal), parents first; with every descendant of theirs, whatever group or terminal it has
+   * (a tool on a pty of its own is the session's work, ADR 0048).
+   */
   procs: ProcessSample[];
   /**
-   * Bytes read so far (`rchar` of `/proc/PID/io`) by the members that wait on the terminal and a
-   * socket at once; null when none does (only then is it read).
+   * The traffic so far of the members that converse (wait on the terminal and a socket, in one
+   * thread or two): bytes read (`rchar` of `/proc/PID/io`) plus the times their socket threads
+   * woke (schedstat timeslices: `recv()` is not in rchar); null when none converses (only then is
+   * it read).
    */
   rchar: number | null;
+  /** The members that converse, whose TCP sockets may await a reply (ADR 0048). */
+  conversing: number[];
   /** The shell looked at, whether a job of amux ran, and when: what a reuse must match (ADR 0041). */
   shell: number;
   jobRunning: boolean;
@@ -40,7 +49,7 @@ type Wait = { wait: WaitKind; on: Target[] | null; timed?: boolean };
  * they are; the wait channel when the call is unreadable (another user's process, Yama) or
  * outside the table, and then every descriptor it has open stands in for those it waits on.
  */
-function waitOf(pid: number, task: string, tid: number, arch: string): Wait {
+function waitOf(pid: number, task: string, tid: number, arch: string, scope?: Scope): Wait {
   const line = read(`${task}/syscall`);
   const call = decodeSyscall(arch, line);
   if (call) {
@@ -48,16 +57,12 @@ function waitOf(pid: number, task: string, tid: number, arch: string): Wait {
       case 'restart': return lastWaits.get(tid) ?? { wait: 'timer', on: null }; // nanosleep is what most programs resume
       case 'sleep': return remember(tid, { wait: 'timer', on: null });
       case 'other': return remember(tid, { wait: call.wait, on: null });
-      // Blocked writing: to the terminal, output it has not taken yet; else (a pipe) as its wait channel says.
-      case 'write':
-        if (waitTargets(pid, call, `${tid} ${line}`)?.includes('terminal')) return remember(tid, { wait: 'output', on: null });
-        break;
-      default: return remember(tid, { wait: 'descriptors', on: waitTargets(pid, call, `${tid} ${line}`), timed: call.timed });
+      case 'write': return remember(tid, { wait: 'write', on: waitTargets(pid, call, `${tid} ${line}`, scope) });
+      default: return remember(tid, { wait: 'descriptors', on: waitTargets(pid, call, `${tid} ${line}`, scope), timed: call.timed });
     }
   }
   const kind = waitKind(read(`${task}/wchan`));
-  if (call?.call === 'write') return kind === 'descriptors' || kind === 'unknown' ? { wait: 'unknown', on: null } : remember(tid, { wait: kind, on: null });
-  if (kind === 'descriptors') return { wait: kind, on: openTargets(pid) };
+  if (kind === 'descriptors') return { wait: kind, on: openTargets(pid, scope) };
   return kind === 'unknown' ? { wait: kind, on: null } : remember(tid, { wait: kind, on: null });
 }
 
@@ -84,35 +89,57 @@ export interface Before {
   fg?: Foreground;
 }
 
+/** What a look knows while it reads a process's threads. */
+interface Reading {
+  arch: string;
+  scope: Scope;
+  /** The process's CPU ticks at the previous look of the same group. */
+  before: number | undefined;
+  /** A thread's sample at the previous look, when it has not run since (its run mark is the same). */
+  unrun: (pid: number, tid: number) => ThreadSample | undefined;
+}
+
 const ticksOf = (f: string[]) => Number(f[STAT.utime]) + Number(f[STAT.stime]);
 
 /**
  * Every thread of `pid`. One thread: its process's own files. More: the main thread's own files;
  * the others' state and CPU ticks (`task/TID/stat`) unless the process used no CPU since the last
  * look (`before`, its ticks then) and the main thread's wait settles what it does; the others'
- * waits only when it does not (a main thread in `join()`).
+ * waits only when it does not (a main thread in `join()`), or when it waits on the terminal (a
+ * thread may receive on a socket meanwhile, ADR 0048; its other waits say nothing then, as
+ * before): then a thread that has not run since the last look is that look's sample again, and
+ * only those that ran are read.
  */
-function threadsOf(pid: number, fields: string[], arch: string, before: number | undefined, tids?: string[]): ThreadSample[] {
+function threadsOf(pid: number, fields: string[], r: Reading, tids?: string[]): ThreadSample[] {
   const sample = (tid: number, f: string[], task: string, readWait = true): ThreadSample => {
     const state = f[STAT.state]!;
-    const w: Wait = state === 'S' && readWait ? waitOf(pid, task, tid, arch) : { wait: state === 'D' ? 'disk' : 'unknown', on: null };
+    const w: Wait = state === 'S' && readWait ? waitOf(pid, task, tid, r.arch, r.scope) : { wait: state === 'D' ? 'disk' : 'unknown', on: null };
     return { tid, state, ...w, ticks: ticksOf(f) };
   };
   if (Number(fields[STAT.threads]) <= 1) return [sample(pid, fields, `/proc/${pid}`)];
   const own = procStat(`${pid}/task/${pid}`);
   const main = own ? sample(pid, own.fields, `/proc/${pid}/task/${pid}`) : null;
-  const settled = main !== null && settles(main);
-  if (settled && before === ticksOf(fields)) return [main];
+  const terminal = main !== null && onTerminal(main);
+  const settled = main !== null && settles(main) && !terminal;
+  if (settled && r.before === ticksOf(fields)) return [main];
   const out: ThreadSample[] = main ? [main] : [];
   for (const tid of tids ?? tasksOf(pid)) {
     if (Number(tid) === pid) continue;
+    const kept = terminal ? r.unrun(pid, Number(tid)) : undefined;
+    if (kept) {
+      out.push(kept);
+      continue;
+    }
     const st = procStat(`${pid}/task/${tid}`);
-    if (st) out.push(sample(Number(tid), st.fields, `/proc/${pid}/task/${tid}`, !settled));
+    if (!st) continue;
+    const t = sample(Number(tid), st.fields, `/proc/${pid}/task/${tid}`, !settled);
+    // Beside a main thread on the terminal, only a socket wait says more than state and ticks.
+    out.push(terminal && t.state === 'S' && !onSocket(t) ? { ...t, wait: 'unknown', on: null, timed: undefined } : t);
   }
   return out;
 }
 
-type Stat = NonNullable<ReturnType<typeof procStat>>;
+export type Stat = NonNullable<ReturnType<typeof procStat>>;
 
 /**
  * The shell and its descendants, parents first, each with its `stat` read once: a process with one
@@ -188,21 +215,31 @@ export function readForeground(shell: number, jobRunning = true, before?: Before
     // mark, read before its stat, lets this look stand for the next while the shell has not run.
     const state = sh.fields[STAT.state]!;
     const thread: ThreadSample = { tid: shell, state, wait: 'descriptors', on: ['terminal'], ticks: ticksOf(sh.fields) };
-    return { pgid, procs: [{ pid: shell, comm: sh.comm, ticks: thread.ticks, threads: [thread] }], rchar: null, ...base, marks: marking.whole ? marking.marks : null };
+    return { pgid, procs: [{ pid: shell, comm: sh.comm, ticks: thread.ticks, threads: [thread] }], rchar: null, conversing: [], ...base, marks: marking.whole ? marking.marks : null };
   }
   const procs: ProcessSample[] = [];
   let rchar: number | null = null;
+  const conversing: number[] = [];
   const unsureBefore = unsureCount();
-  for (const { pid, st, tids } of pgid === shell ? [{ pid: shell, st: sh, tids: undefined }] : tree(shell, sh, marking)) {
-    if (Number(st.fields[STAT.pgrp]) !== pgid || st.fields[STAT.state] === 'Z') continue;
-    const threads = threadsOf(pid, st.fields, arch, before?.pgid === pgid ? before.procs.get(pid) : undefined, tids);
+  const members = pgid === shell ? [{ pid: shell, st: sh, tids: undefined }] : tree(shell, sh, marking);
+  const scope = scopeOf(shell, sh, members);
+  const unrun = unrunThreads(marking.marks, before?.pgid === pgid ? before.fg : undefined);
+  const reading = (pid: number): Reading => ({ arch, scope, before: before?.pgid === pgid ? before.procs.get(pid) : undefined, unrun });
+  // The foreground group, and every descendant of its members whatever its group (ADR 0048).
+  const inside = new Set<number>();
+  for (const { pid, st, tids } of members) {
+    if (Number(st.fields[STAT.pgrp]) !== pgid && !inside.has(Number(st.fields[STAT.ppid]))) continue;
+    inside.add(pid);
+    if (st.fields[STAT.state] === 'Z') continue;
+    const threads = threadsOf(pid, st.fields, reading(pid), tids);
     procs.push({ pid, comm: st.comm, ticks: ticksOf(st.fields), threads });
-    if (threads.some((t) => t.on?.includes('terminal') && t.on.includes('socket'))) {
-      const io = /^rchar: (\d+)/m.exec(read(`/proc/${pid}/io`) ?? '');
-      if (io) rchar = (rchar ?? 0) + Number(io[1]);
+    const traffic = trafficOf(pid, threads, marking.marks);
+    if (traffic !== null) {
+      rchar = (rchar ?? 0) + traffic;
+      conversing.push(pid);
     }
   }
   // A socket not yet in the tables may be found listening at the next look: that one reads again.
   const sure = unsureCount() === unsureBefore;
-  return { pgid, procs, rchar, ...base, marks: marking.whole && sure ? marking.marks : null };
+  return { pgid, procs, rchar, conversing, ...base, marks: marking.whole && sure ? marking.marks : null };
 }

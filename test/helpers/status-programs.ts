@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 
@@ -24,6 +25,11 @@ export interface ProgramCase {
   startMs?: number;
   /** It ends by itself within the watch (make's recipe): `completed` is right then. */
   mayEnd?: boolean;
+  /**
+   * Judged from its first look with the expected status (not before `startMs`): a program that
+   * computes for seconds while it starts on a loaded machine, and then must hold that status.
+   */
+  fromFirst?: boolean;
 }
 
 /** Servers and files the programs talk to: a server that never answers, one that chats, fixture scripts. */
@@ -36,6 +42,10 @@ export class Fixtures {
   slowPort = 0;
   /** Sends a byte every 200 ms to each client. */
   chattyPort = 0;
+  /** Holds `held.flock` (flock) and `held.lockf` (fcntl) until the tests end: a waiter waits for good. */
+  private holder: ChildProcess | null = null;
+  /** Holds `fifo` open for writing, writing nothing: a reader waits for good. */
+  private fifoWriter: number | null = null;
 
   async start(): Promise<void> {
     this.slowPort = await this.listen(() => undefined);
@@ -68,7 +78,29 @@ export class Fixtures {
         '',
       ].join('\n'),
     };
+    Object.assign(files, FOLLOWED);
     for (const [name, text] of Object.entries(files)) writeFileSync(join(this.dir, name), text);
+    execFileSync('mkfifo', [join(this.dir, 'fifo')]);
+    // Read and write: opened at once, and the reader's open does not wait for a writer.
+    this.fifoWriter = openSync(join(this.dir, 'fifo'), 'r+');
+    await this.holdLocks();
+  }
+
+  /** A process outside every session that holds both locks until its stdin closes (the test's end). */
+  private holdLocks(): Promise<void> {
+    const script = [
+      'import fcntl, sys',
+      "f = open('held.flock', 'w'); fcntl.flock(f, fcntl.LOCK_EX)",
+      "g = open('held.lockf', 'w'); fcntl.lockf(g, fcntl.LOCK_EX)",
+      "print('held', flush=True)",
+      'sys.stdin.read()',
+    ].join('\n');
+    const holder = spawn('python3', ['-c', script], { cwd: this.dir, stdio: ['pipe', 'pipe', 'ignore'] });
+    this.holder = holder;
+    return new Promise((resolve) => {
+      holder.on('error', () => resolve()); // no python3: its cases are skipped
+      holder.stdout!.once('data', () => resolve());
+    });
   }
 
   private listen(onConnection: (s: Socket) => void): Promise<number> {
@@ -83,6 +115,9 @@ export class Fixtures {
   }
 
   async stop(): Promise<void> {
+    this.holder?.stdin?.end();
+    this.holder?.kill();
+    if (this.fifoWriter !== null) closeSync(this.fifoWriter);
     for (const t of this.timers) clearInterval(t);
     for (const s of this.sockets) s.destroy();
     await Promise.all(this.servers.map((s) => new Promise((r) => s.close(r))));
@@ -100,7 +135,7 @@ export class Fixtures {
       { name: 'vim', needs: ['vim'], command: 'vim -u NONE -i NONE -n', expect: 'idle', startMs: 1000 },
       { name: 'vi', needs: ['vi'], command: 'vi', expect: 'idle', startMs: 1000 },
       { name: 'read -p', needs: ['bash'], command: `bash -c 'read -p "Continue? " x'`, expect: 'idle', reason: /reading the terminal/ },
-      { name: 'read -t 600 (a time limit)', needs: ['bash'], command: `bash -c 'read -t 600 -p "Quick: " x'`, expect: 'idle', reason: /reading the terminal/ },
+      { name: 'read -t 600 (a time limit)', needs: ['bash'], command: `bash -c 'read -t 600 -p "Quick: " x'`, expect: 'idle', reason: /reading the terminal/, startMs: 1500 },
       { name: 'less', needs: ['less'], command: 'less /etc/services', expect: 'idle' },
       { name: 'more', needs: ['more'], command: 'more /etc/services', expect: 'idle' },
       { name: 'man (a pager behind a pipeline)', needs: ['man'], command: 'man ls', expect: 'idle', startMs: 4000 },
@@ -137,6 +172,100 @@ export class Fixtures {
       { name: 'ssh waiting for the server', needs: ['ssh'], command: `ssh -F /dev/null -o StrictHostKeyChecking=no -p ${slow} 127.0.0.1`, expect: 'working', reason: /network/ },
       { name: 'openssl s_client in its handshake', needs: ['openssl'], command: `openssl s_client -connect 127.0.0.1:${slow}`, expect: 'working', reason: /network/ },
       { name: 'terminal and a chatty connection', needs: ['python3'], command: `python3 converse.py ${this.chattyPort}`, expect: 'working', reason: /network/ },
+      // ADR 0048: evidence that follows the work. Each was wrong before it (said at its end). Python's
+      // start-up computes for seconds on a loaded machine: the rows count from 3–4 s, the idle ones
+      // from their first idle look (a build that never says idle fails them all the same).
+      // The terminal beside a listening socket of its own, as Codex's TUI: waiting for you. (serving)
+      { name: 'a prompt beside its own listening socket', needs: ['python3'], command: 'python3 listen.py', expect: 'idle', reason: /reading the terminal/, startMs: 3000, fromFirst: true },
+      // A parent waiting on a socket pair to its child, which reads the terminal (Gemini's relaunch). (network)
+      { name: 'a parent relaying to its child on the terminal', needs: ['python3', 'ss'], command: 'python3 relay.py', expect: 'idle', reason: /reading the terminal/, startMs: 3500, fromFirst: true },
+      // asyncio awaiting stdin, redrawing a clock: its self-pipe socket pair is plumbing. (network)
+      { name: 'asyncio awaiting stdin with a clock', needs: ['python3', 'ss'], command: 'python3 aio.py', expect: 'idle', reason: /reading the terminal/, startMs: 4000, fromFirst: true },
+      // A tool on a pty of its own while the parent copies the terminal (node-pty, pty.spawn). (idle)
+      { name: 'a child on a pty of its own', needs: ['python3'], command: 'python3 ownpty.py', expect: 'working', reason: /sleeping/, startMs: 3000 },
+      // Main thread on input(), another receiving a stream with recv(). (idle)
+      { name: 'a thread receiving while main reads the terminal', needs: ['python3'], command: `python3 stream.py ${this.chattyPort}`, expect: 'working', reason: /network/, startMs: 3000 },
+      { name: 'a thread on a quiet connection while main reads the terminal', needs: ['python3'], command: `python3 stream.py ${slow}`, expect: 'idle', reason: /reading the terminal/, startMs: 4500, fromFirst: true },
+      // At input(), a timer computing for 0.4 s (wall clock) every 2 s: a blip, not work. (working (cpu) at times)
+      { name: 'CPU blips at a prompt', needs: ['python3'], command: 'python3 blip.py', expect: 'idle', reason: /reading the terminal/, startMs: 3500, fromFirst: true },
+      // A lock another process holds: flock(2), fcntl(2). (the screen: idle after 3 s)
+      { name: 'flock waiting for a lock', needs: ['python3'], command: 'python3 lock.py flock', expect: 'working', reason: /^lock$/, startMs: 3000 },
+      { name: 'lockf (fcntl) waiting for a lock', needs: ['python3'], command: 'python3 lock.py lockf', expect: 'working', reason: /^lock$/, startMs: 3000 },
+      // A named pipe with a writer that writes nothing. (the screen: idle after 3 s)
+      { name: 'cat of a FIFO', needs: ['cat'], command: 'cat fifo', expect: 'working', reason: /^pipe$/ },
+      // The terminal and a connection whose request has had no answer yet. (idle after 1 s)
+      { name: 'terminal and a request awaiting its reply', needs: ['python3', 'ss'], command: `python3 request.py ${slow}`, expect: 'working', reason: /network/, startMs: 3000 },
     ];
   }
 }
+
+/** The programs of ADR 0048's rows: each holds its situation until the session is killed. */
+const FOLLOWED: Record<string, string> = {
+  'listen.py': [
+    'import select, socket, sys',
+    "l = socket.socket(); l.bind(('127.0.0.1', 0)); l.listen()",
+    'while True:',
+    '    r, _, _ = select.select([sys.stdin, l], [], [])',
+    '    if sys.stdin in r: sys.stdin.readline()',
+    '',
+  ].join('\n'),
+  'relay.py': [
+    'import os, select, socket, sys',
+    'a, b = socket.socketpair()',
+    'if os.fork() == 0:',
+    '    a.close()',
+    '    while True: b.send((input() + "\\n").encode())',
+    'b.close()',
+    'while True:',
+    '    select.select([a], [], [])',
+    '    if not a.recv(4096): break',
+    '',
+  ].join('\n'),
+  'aio.py': [
+    'import asyncio, sys, time',
+    'async def main():',
+    '    asyncio.get_running_loop().add_reader(sys.stdin, sys.stdin.readline)',
+    '    while True:',
+    "        print('\\r' + time.strftime('%H:%M:%S'), end='', flush=True)",
+    '        await asyncio.sleep(0.5)',
+    'asyncio.run(main())',
+    '',
+  ].join('\n'),
+  'ownpty.py': "import pty\npty.spawn(['sleep', '100000'])\n",
+  'stream.py': [
+    'import socket, sys, threading',
+    'def pull():',
+    "    s = socket.create_connection(('127.0.0.1', int(sys.argv[1])))",
+    '    while s.recv(100): pass',
+    'threading.Thread(target=pull, daemon=True).start()',
+    'while True: input()',
+    '',
+  ].join('\n'),
+  'blip.py': [
+    'import threading, time',
+    'def tick():',
+    '    while True:',
+    '        time.sleep(2)',
+    '        end = time.monotonic() + 0.4',
+    '        while time.monotonic() < end: pass',
+    'threading.Thread(target=tick, daemon=True).start()',
+    'while True: input()',
+    '',
+  ].join('\n'),
+  'lock.py': [
+    'import fcntl, sys',
+    "f = open('held.' + sys.argv[1], 'w')",
+    "fcntl.flock(f, fcntl.LOCK_EX) if sys.argv[1] == 'flock' else fcntl.lockf(f, fcntl.LOCK_EX)",
+    '',
+  ].join('\n'),
+  'request.py': [
+    'import select, socket, sys',
+    "s = socket.create_connection(('127.0.0.1', int(sys.argv[1])))",
+    "s.sendall(b'GET / HTTP/1.0\\r\\n\\r\\n')",
+    'while True:',
+    '    r, _, _ = select.select([sys.stdin, s], [], [])',
+    '    if s in r: s.recv(4096)',
+    '    if sys.stdin in r: sys.stdin.readline()',
+    '',
+  ].join('\n'),
+};

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
 import { after, describe, test } from 'node:test';
 import { amuxHome, sleep } from '../helpers/amux.js';
 import { installed } from '../helpers/programs.js';
@@ -185,4 +186,48 @@ describe('status from evidence: real programs', () => {
     const back = await h.until(id, (s) => s.status === 'idle');
     assert.equal(back.reason, 'reading the terminal');
   });
+
+  test('yes, blocked writing to the terminal: working (output), never idle: wait --until idle and send --when idle time out', async (t) => {
+    if (!installed('yes')) return t.skip('yes is not installed');
+    const id = await h.ok(['run', '--', 'yes']);
+    try {
+      // tmux drains slower than yes prints: its write() waits, and that is work, not a prompt (ADR 0048).
+      const w = await h.run(['wait', id, '--until', 'idle', '--timeout', '6s']);
+      assert.equal(w.code, 124, `wait --until idle returned: ${w.stdout}${w.stderr}`);
+      const s = await h.until(id, (x) => x.status === 'working' && (x.reason === 'output' || x.reason === 'cpu'));
+      assert.equal(s.status, 'working');
+      const send = await h.run(['send', id, '--when', 'idle', '--timeout', '3s', 'echo typed']);
+      assert.equal(send.code, 124, `send --when idle typed into yes: ${send.stdout}${send.stderr}`);
+    } finally {
+      await h.run(['kill', id]);
+    }
+  });
+
+  test('real work at an idle prompt with no input: working (cpu) once it lasts past a blip', async (t) => {
+    if (!installed('python3')) return t.skip('python3 is not installed');
+    const go = `${h.home}/go`;
+    // At input(); a thread computes for good once the file appears (the test releases it).
+    const script = `import os, threading, time
+def work():
+    while not os.path.exists(${JSON.stringify(go)}): time.sleep(0.05)
+    while True: pass
+threading.Thread(target=work, daemon=True).start()
+while True: input()`;
+    const id = await h.ok(['run', '--', `nice -n 19 python3 -c ${shellQuote(script)}`]);
+    try {
+      await h.until(id, (x) => x.status === 'idle' && x.reason === 'reading the terminal');
+      writeFileSync(go, '');
+      const released = Date.now();
+      const s = await h.until(id, (x) => x.status === 'working' && x.reason === 'cpu', 30_000);
+      t.diagnostic(`working (cpu) ${Date.now() - released} ms after the work began`);
+      assert.equal(s.reason, 'cpu');
+    } finally {
+      await h.run(['kill', id]);
+    }
+  });
 });
+
+/** One word for sh, in single quotes. */
+function shellQuote(s: string): string {
+  return `'${s.replace(/'/g, `'\\''`)}'`;
+}

@@ -25,13 +25,14 @@ describe('judgeForeground', () => {
     assert.deepEqual(judge([proc({ wait: 'timer' })]), { verdict: 'working', reason: 'sleeping' });
     assert.deepEqual(judge([proc({ wait: 'network' })]), { verdict: 'working', reason: 'network' });
     // Blocked writing to the terminal (`cat big.txt`): output the terminal has not taken yet, even beside a reader of it.
-    assert.deepEqual(judge([proc({ wait: 'output' })]), { verdict: 'working', reason: 'writing output' });
-    assert.deepEqual(judge([proc({ wait: 'output' }), proc({ pid: 2, wait: 'descriptors', on: ['terminal'] })]), { verdict: 'working', reason: 'writing output' });
+    assert.deepEqual(judge([proc({ wait: 'write', on: ['terminal'] })]), { verdict: 'working', reason: 'output' });
+    assert.deepEqual(judge([proc({ wait: 'write', on: ['terminal'] }), proc({ pid: 2, wait: 'descriptors', on: ['terminal'] })]), { verdict: 'working', reason: 'output' });
   });
 
   test('what descriptors a wait is on: a listening socket serves, inotify follows, a socket alone is the network', () => {
     assert.deepEqual(judge([proc({ wait: 'descriptors', on: ['listening'] })]), { verdict: 'working', reason: 'serving' }); // http.server
-    assert.deepEqual(judge([proc({ wait: 'descriptors', on: ['terminal', 'listening', 'pipe'] })]), { verdict: 'working', reason: 'serving' }); // a dev server's console
+    // The terminal beside a listening socket of its own (Codex's TUI, ADR 0048): waiting for you, not serving.
+    assert.deepEqual(judge([proc({ wait: 'descriptors', on: ['terminal', 'listening', 'pipe'] })]), { verdict: 'input', reason: 'reading the terminal' });
     assert.deepEqual(judge([proc({ wait: 'descriptors', on: ['inotify'] })]), { verdict: 'working', reason: 'watching files' }); // tail -f
     assert.deepEqual(judge([proc({ wait: 'descriptors', on: ['socket'] })]), { verdict: 'working', reason: 'network' }); // curl
     assert.deepEqual(judge([proc({ wait: 'descriptors', on: ['pipe'] })]), { verdict: 'working', reason: 'pipe' });

@@ -47,7 +47,8 @@ describe('decodeSyscall', () => {
     assert.deepEqual(decodeSyscall('x64', '61 0xffffffff 0x7ffd 0x0 0x0 0x0 0x0 0x7ffd 0x7f00'), { call: 'other', wait: 'children' });
     assert.deepEqual(decodeSyscall('x64', '202 0x7f1154000b70 0x189 0x0 0x0 0x0 0xffffffff 0x7ffe 0x7f00'), { call: 'other', wait: 'lock' }); // join()
     assert.deepEqual(decodeSyscall('x64', '43 0x3 0x0 0x0 0x0 0x0 0x0 0x7ffd 0x7f00'), { call: 'other', wait: 'accept' });
-    assert.deepEqual(decodeSyscall('x64', '45 0x3 0x7ffd 0x1000 0x0 0x0 0x0 0x7ffd 0x7f00'), { call: 'other', wait: 'network' });
+    // recvfrom: its socket is looked up as a read's descriptor is (a peer of the session is followed, ADR 0048)
+    assert.deepEqual(decodeSyscall('x64', '45 0x3 0x7ffd 0x1000 0x0 0x0 0x0 0x7ffd 0x7f00'), { call: 'read', fd: 3, timed: false });
   });
 
   test('arm64 numbers', () => {
@@ -96,7 +97,7 @@ describe('targetOf', () => {
     assert.equal(targetOf('anon_inode:[timerfd]'), 'timer');
     assert.equal(targetOf('pipe:[16474]'), 'pipe');
     assert.equal(targetOf('socket:[16624]'), 'socket');
-    assert.equal(targetOf('socket:[16624]', (i) => i === '16624'), 'listening');
+    assert.equal(targetOf('socket:[16624]', { listening: (i) => i === '16624' }), 'listening');
     assert.equal(targetOf('anon_inode:[eventfd]'), 'other');
     assert.equal(targetOf('/tmp/some/file'), 'other');
   });

@@ -2,6 +2,7 @@ import { Argument, Option, type Command } from 'commander';
 import { DECLARED_STATES } from '../../core/attention.js';
 import { parseKillSignal, signalNames } from '../../core/signals.js';
 import { SESSION_STATUSES } from '../../core/status.js';
+import { WORKING_REASONS_TEXT } from '../../core/working-reasons.js';
 import { AmuxError } from '../../errors.js';
 import { examples, hinted } from '../hints.js';
 import { parseLabelArg } from '../../core/labels.js';
@@ -55,6 +56,7 @@ export function addSessionCommands(program: Command, { setExit, client, router, 
     .option('--no-color', 'never colour the status (also: NO_COLOR)')
     .option('--context <list>', 'the sessions of these contexts (comma-separated), in one table with a HOST column')
     .option('--all-contexts', 'the sessions of every context (amux context ls)')
+    .addHelpText('after', `\nREASON (in --json: reason) says why a live session has its status: ${WORKING_REASONS_TEXT} (README "Statuses").`)
     .addHelpText('after', '\nWith --context or --all-contexts, hosts are asked at once; one that fails is reported on stderr (and in --json: {sessions, errors}) and the others are listed; exit 1 only if all failed. -q prints HOST:ID.')
     .addHelpText('after', examples(
       ['amux ps --status idle --attention', 'the idle ones that ask for you (idle!)'],
@@ -68,6 +70,7 @@ export function addSessionCommands(program: Command, { setExit, client, router, 
     .command('top')
     .description('a full-screen live dashboard: sessions with status, CPU and memory, the selected one\'s screen; keys to attach, follow logs, send, pause, kill, remove, filter (? for help)')
     .option('--no-color', 'never colour (also: NO_COLOR)')
+    .addHelpText('after', `\nREASON: ${WORKING_REASONS_TEXT}.`)
     .addHelpText('after', `\nKeys: ↑/↓ j/k select, Enter attach (C-b d comes back), l follow logs, s send a line, p pause/resume, K kill (y/n), d remove, / filter, ? help, q quit.\nNeeds a terminal (exit 2 without); exits 3 when the daemon stops.\n${examples(
       ['amux top', 'watch every session; ? lists the keys'],
       ['amux top --no-color', 'the same without colour (as NO_COLOR=1)'],

@@ -1,8 +1,11 @@
 import { foregroundName, judgeForeground, type Activity } from '../../core/activity.js';
+import { holdBlip, nextStreak } from '../../core/cpu-blip.js';
 import type { SessionRecord } from '../../core/records.js';
 import { lookDue } from '../../core/look-pace.js';
 import { quickDecision } from '../../core/status-rules.js';
 import { readForeground } from '../../process/foreground.js';
+import { socketInodes } from '../../process/descriptors.js';
+import { awaitingReply } from '../../process/socket-peers.js';
 import { sameMarks } from '../../process/run-marks.js';
 import { sessionsIn } from '../../store/snapshot.js';
 import { runtimeOf, type DaemonContext } from '../context.js';
@@ -55,7 +58,12 @@ export class Evidence {
       ticks: prev ? { procs: prev.procs, threads: prev.threads } : null,
       elapsedMs: prev ? Math.max(now - prev.at, QUICK_MS) : QUICK_MS,
       quietMs: now - quietSince,
+      // Asked only when quiet would make it idle: one `ss` for every session (ADR 0048).
+      awaitingReply: () => awaitingReply(fg.conversing.flatMap(socketInodes)) === true,
     }, jobRunning ? null : s.pid);
+    // A blip of CPU at an idle prompt does not make the session working (ADR 0048).
+    const cpuStreak = s.status === 'idle' ? nextStreak(prev?.cpuStreak, j.activity, now) : undefined;
+    const activity = holdBlip(s.status, j.activity, cpuStreak, prev?.inputReason, now);
     // A look that stood for this one (none of its threads ran: ADR 0041) has the same ticks.
     const same = prev !== undefined && prev.fg === fg;
     rt.look = {
@@ -64,9 +72,11 @@ export class Evidence {
       stillSince: prev && (same || sameMarks(prev.fg?.marks, fg.marks)) ? prev.stillSince : now,
       procs: same ? prev.procs : new Map(fg.procs.map((p) => [p.pid, p.ticks])),
       threads: same ? prev.threads : new Map(fg.procs.flatMap((p) => p.threads.map((t) => [t.tid, t.ticks] as const))),
+      cpuStreak,
+      inputReason: activity.verdict === 'input' ? activity.reason : undefined,
     };
     rt.foreground = foregroundName(fg.procs, j, s.pid);
-    return j.activity;
+    return activity;
   }
 
   /**
@@ -83,7 +93,8 @@ export class Evidence {
     this.lastQuickAt = Date.now();
     try {
       // Read just before the transaction, in the same synchronous turn: from memory while no row changed.
-      const working = sessionsIn(ctx.store, ['working']);
+      // Idle sessions too while a blip of CPU is being timed (ADR 0048): it turns working once it lasts.
+      const working = sessionsIn(ctx.store, ['working', 'idle']).filter((s) => s.status === 'working' || runtimeOf(ctx, s.id).look?.cpuStreak);
       if (working.length === 0) {
         this.quickCostMs = 0; // and no transaction: an empty one costs as much as reading the rows
         return;
@@ -99,11 +110,15 @@ export class Evidence {
           const rt = runtimeOf(ctx, s.id);
           // The log's size only when the kernel did not tell: otherwise its evidence is this look's reason.
           const end = activity.verdict === 'unknown' ? logBytes(ctx, s) : rt.seenLog;
-          const d = quickDecision(activity, rt.seenLog !== undefined && end !== rt.seenLog);
+          const quick = quickDecision(activity, rt.seenLog !== undefined && end !== rt.seenLog);
           rt.seenLog = end;
+          // An idle session is visited only to time a blip (ADR 0048): it stays idle unless its CPU outlasted one.
+          const outlasted = activity.verdict === 'working' && activity.reason === 'cpu';
+          const d = s.status === 'idle' && quick.status === 'working' ? (outlasted ? { status: 'working' as const, reason: 'cpu' } : null) : quick;
+          if (!d) continue;
           rt.reason = d.reason;
           rt.reasonStatus = d.status;
-          if (d.status === 'idle') applyDecision(ctx, s, d, this.lastQuickAt, true);
+          if (d.status === 'idle' || s.status === 'idle') applyDecision(ctx, s, d, this.lastQuickAt, true);
         }
       });
       this.quickCostMs = performance.now() - t0;
