@@ -104,4 +104,8 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE sessions ADD COLUMN declared_pgid INTEGER;
   CREATE INDEX sessions_attention ON sessions(attention_at) WHERE attention_at IS NOT NULL;
   `,
+  /* 7: announced states and the window title (ADR 0049, ADR 0050). Written beside other migrations 7: renumber on merge. */ `
+  ALTER TABLE sessions ADD COLUMN declared_source TEXT;
+  ALTER TABLE sessions ADD COLUMN title TEXT;
+  `,
 ];
