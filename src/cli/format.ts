@@ -1,6 +1,6 @@
 import { AmuxError } from '../errors.js';
 import { labelsText } from '../core/labels.js';
-import { formatTable } from './output.js';
+import { escapeControls, formatTable } from './output.js';
 
 /**
  * `--format` of `ps`, `history`, `jobs` and `inspect` (README "Output formats"), docker's forms:
@@ -52,7 +52,7 @@ function cell(value: unknown): string {
     if (Array.isArray(value)) return value.join(',');
     return labelsText(value as Record<string, string>);
   }
-  return String(value);
+  return escapeControls(String(value)); // a title, a name: never run by the terminal (ADR 0050)
 }
 
 function render(parts: readonly Part[], row: Record<string, unknown>): string {

@@ -20,6 +20,17 @@ export async function statusPainter(color: boolean): Promise<(status: SessionSta
   return (s) => paint[s](s);
 }
 
+/**
+ * Text a program wrote (a window title, ADR 0050) as it may go to a terminal: C0 and C1 controls
+ * and DEL as escapes (`\x1b`, `\u009b`), so that nothing it holds is run by the terminal that shows it.
+ */
+export function escapeControls(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => {
+    const code = c.charCodeAt(0);
+    return code < 0x80 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  });
+}
+
 export function printJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }

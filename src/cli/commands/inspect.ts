@@ -2,7 +2,7 @@ import { formatAge, formatDuration } from '../../core/duration.js';
 import type { Client } from '../../client/client.js';
 import type { EventView } from '../../protocol/events.js';
 import type { InspectView } from '../../protocol/sessions.js';
-import { formatTable, printJson, statusPainter, useColor, writeOut } from '../output.js';
+import { escapeControls, formatTable, printJson, statusPainter, useColor, writeOut } from '../output.js';
 import { jobRows, JOB_HEAD } from './jobs.js';
 
 export interface InspectOptions {
@@ -52,7 +52,11 @@ export async function formatInspect(r: InspectView, now: number): Promise<string
     ['status', `${paint(s.status)}${s.reason ? ` (${s.reason})` : ''}`],
     // README "Statuses": what it asks of a person, and the state its program declared.
     ['attention', s.attention ? `${s.attention.source}${s.attention.title ? ` ${s.attention.title}:` : ''}${s.attention.message ? ` ${s.attention.message}` : ''}, at ${when(s.attention.at, now)}` : ''],
-    ['declared', s.declared ? `${s.declared.state}${s.declared.message ? `: ${s.declared.message}` : ''}${s.declared.until ? `, until ${s.declared.until}` : ''}` : ''],
+    ['declared', s.declared ? `${s.declared.state}${s.declared.source === 'osc7501' ? ' (OSC 7501)' : ''}${s.declared.message ? `: ${s.declared.message}` : ''}${s.declared.until ? `, until ${s.declared.until}` : ''}` : ''],
+    // ADR 0049, ADR 0050: what its programs announce; the title as written, its controls escaped.
+    ['title', s.title === null ? '' : escapeControls(s.title)],
+    ['progress', s.progress ? `${s.progress.percent === null ? '' : `${s.progress.percent}% `}${s.progress.state}, since ${when(s.progress.at, now)}` : ''],
+    ['prompt mark', s.semanticPrompt ? `${s.semanticPrompt.phase}${s.semanticPrompt.exitCode === null ? '' : ` (exit ${s.semanticPrompt.exitCode})`}, at ${when(s.semanticPrompt.at, now)}` : ''],
     ['command', s.command ?? `(shell)${s.foreground ? ` ${s.foreground}` : ''}`],
     ['cwd', s.cwd],
     ['exit code', orEmpty(s.exitCode)],

@@ -79,7 +79,7 @@ export async function psCommand(client: Client, opts: PsOptions): Promise<number
 export const SESSION_FIELDS = [
   'id', 'name', 'status', 'command', 'cwd', 'exitCode', 'signal', 'error', 'reason', 'foreground', 'pid', 'createdAt', 'startedAt', 'endedAt',
   'durationMs', 'lastActivityAt', 'removed', 'removedAt', 'closedAt', 'logBytes', 'logTruncated', 'autoRemove', 'timeoutMs', 'idleTimeoutMs',
-  'labels', 'group', 'after', 'onEnd', 'restartOf', 'restarts', 'restartPolicy', 'startAfter', 'cpuPercent', 'rssBytes',
+  'labels', 'group', 'after', 'onEnd', 'restartOf', 'restarts', 'restartPolicy', 'startAfter', 'cpuPercent', 'rssBytes', 'title',
 ] as const;
 
 /** `--status` and `--filter` as the query of `GET /v1/sessions` and `/v1/history`: statuses of both together, names and labels. */
