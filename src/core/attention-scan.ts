@@ -16,7 +16,7 @@
  * MAX_OSC_PAYLOAD bytes, so the memory per session is bounded whatever a program writes.
  */
 
-import { progressOf, programReportOf, promptMarkOf, splitOsc, titleOf, type ProgramReport, type ProgressReport, type PromptMark } from './osc-announce.js';
+import { afterMark, progressOf, programReportOf, promptMarkOf, splitOsc, titleOf, type ProgramReport, type ProgressReport, type PromptMark } from './osc-announce.js';
 
 /**
  * Where an attention signal came from. `declared`: the program said `amux state waiting`;
@@ -230,7 +230,7 @@ function dispatch(state: ScanState, signal: (s: AttentionSignal) => void, announ
     if (progress) announced.progress = progress;
   } else if (code === '133') {
     const mark = promptMarkOf(rest);
-    if (mark) announced.mark = mark;
+    if (mark) announced.mark = afterMark(announced.mark, mark);
   } else if (code === '7501') {
     const report = programReportOf(rest);
     if (!report) return;

@@ -33,8 +33,14 @@ const PHASES: Record<string, PromptPhase> = { A: 'prompt', B: 'input', C: 'runni
 
 export interface PromptMark {
   phase: PromptPhase;
-  /** D's exit status (`133;D;CODE`); null for other marks and a D without one. */
+  /** The last command's exit status (`133;D;CODE`), kept at the prompt that follows (A, B); null while one runs (C) or when none was given. */
   exitCode: number | null;
+}
+
+/** The mark after `mark` when `before` came last: a prompt keeps the exit status of the command before it. */
+export function afterMark(before: PromptMark | null | undefined, mark: PromptMark): PromptMark {
+  const atPrompt = mark.phase === 'prompt' || mark.phase === 'input';
+  return atPrompt && mark.exitCode === null && before && before.phase !== 'running' ? { ...mark, exitCode: before.exitCode } : mark;
 }
 
 /** The longest title or message kept, in characters. */

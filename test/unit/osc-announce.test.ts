@@ -86,8 +86,10 @@ describe('OSC announcements: OSC 133 semantic-prompt marks', () => {
     assert.equal(promptMarkOf(''), null);
   });
 
-  test('the last mark of a piece counts', () => {
+  test('the last mark of a piece counts; the prompt after a D keeps its exit status, a C drops it', () => {
     assert.deepEqual(scan(`${ESC}]133;A${BEL}$ ${ESC}]133;B${BEL}make${ESC}]133;C${BEL}`).announced.mark, { phase: 'running', exitCode: null });
+    assert.deepEqual(scan(`${ESC}]133;D;2${BEL}${ESC}]133;A${BEL}$ ${ESC}]133;B${BEL}`).announced.mark, { phase: 'input', exitCode: 2 });
+    assert.deepEqual(scan(`${ESC}]133;D;2${BEL}${ESC}]133;C${BEL}`).announced.mark, { phase: 'running', exitCode: null });
   });
 });
 

@@ -1,6 +1,6 @@
 import type { Announced } from '../../core/attention-scan.js';
 import { NO_ANNOUNCEMENTS, reportedState, reportMessage, type Announcements } from '../../core/announced.js';
-import type { ProgramReport } from '../../core/osc-announce.js';
+import { afterMark, type ProgramReport } from '../../core/osc-announce.js';
 import type { SessionRecord } from '../../core/records.js';
 import { terminalForeground } from '../../process/process-table.js';
 import { runtimeOf, type DaemonContext } from '../context.js';
@@ -36,7 +36,7 @@ export function lookForAnnouncements(ctx: DaemonContext, s: SessionRecord, found
     const same = kept.progress?.state === found.progress.state && kept.progress.percent === found.progress.percent;
     kept.progress = { ...found.progress, pgid: fg!, at: same ? kept.progress!.at : now };
   }
-  if (found.mark) kept.mark = { ...found.mark, at: now };
+  if (found.mark) kept.mark = { ...afterMark(kept.mark, found.mark), at: now };
   for (const r of found.reports) if (start + r.end > kept.inputOffset) s = applyReport(ctx, s, r, fg!, now);
   return s;
 }

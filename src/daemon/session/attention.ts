@@ -53,13 +53,13 @@ export function endDeclaration(ctx: DaemonContext, s: SessionRecord, why: EndedB
 
 /**
  * Input was sent (`amux send`, `amux exec`): the person answered; attention and declaration end.
- * An OSC 7501 report written before it, and not read yet, is stale (ADR 0049): the look reads
- * reports from here on.
+ * An OSC 7501 report written before it (the log's size just before the input, `offset`), and not
+ * read yet, is stale (ADR 0049): the look reads reports from there on.
  */
-export function clearOnInput(ctx: DaemonContext, id: string, now = Date.now()): void {
+export function clearOnInput(ctx: DaemonContext, id: string, now = Date.now(), offset?: number): void {
   const s = ctx.store.getSession(id);
   if (!s) return;
-  (runtimeOf(ctx, id).announced ??= { ...NO_ANNOUNCEMENTS }).inputOffset = logBytes(ctx, s);
+  (runtimeOf(ctx, id).announced ??= { ...NO_ANNOUNCEMENTS }).inputOffset = offset ?? logBytes(ctx, s);
   clearAttention(ctx, endDeclaration(ctx, s, 'input', now), 'input', now);
 }
 

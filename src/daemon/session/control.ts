@@ -145,7 +145,7 @@ export async function sendInput(ctx: DaemonContext, id: string, input: SendInput
       createdAt: now,
     });
   });
-  clearOnInput(ctx, id, now); // the person answered (ADR 0034)
+  clearOnInput(ctx, id, now, offset); // the person answered (ADR 0034)
   const cur = ctx.store.getSession(id)!;
   const session = cur.status === 'idle' ? applyDecision(ctx, cur, { status: 'working', reason: 'input sent' }, now) : cur;
   return { session, offset, eventId: event.id, heldMs, pasted };
