@@ -148,12 +148,36 @@ const MAX_KITTY_CHARS = 4 * MAX_MESSAGE_CHARS;
 
 /** Reads `bytes` on from `state` (which it updates) and reports the signals in them. */
 export function scanAttention(bytes: Uint8Array, state: ScanState): ScanResult {
-  const signals: AttentionSignal[] = [];
-  const announced: Announced = { reports: [] };
-  let visibleAfter = false;
+  const found: Found = { signals: [], visibleAfter: false, reports: [], announced: { title: undefined, progress: undefined, mark: undefined, reports: [] } };
+  scanBytes(bytes, state, found);
+  for (const [rest, end] of found.reports) {
+    const report = programReportOf(rest);
+    if (report) found.announced.reports.push({ ...report, end });
+  }
+  return { signals: found.signals, visibleAfter: found.visibleAfter, announced: found.announced };
+}
+
+/** What a piece holds, as the scan goes. */
+interface Found {
+  signals: AttentionSignal[];
+  visibleAfter: boolean;
+  announced: Announced;
+  /**
+   * OSC 7501 reports as written, the newest MAX_REPORTS: parsed once the piece is read (a program
+   * that reports at every frame costs a copy per report, not a parse).
+   */
+  reports: Array<[string, number]>;
+}
+
+/**
+ * The parser's loop, by itself: nothing follows it in this function, so that the optimised loop
+ * (entered mid-loop, on-stack replacement) has no code after it that it never ran (which made V8
+ * deoptimise it at every piece: measured with scripts/bench-scan.ts).
+ */
+function scanBytes(bytes: Uint8Array, state: ScanState, found: Found): void {
   const signal = (s: AttentionSignal) => {
-    signals.push(s);
-    visibleAfter = false;
+    found.signals.push(s);
+    found.visibleAfter = false;
   };
   const escape = (b: number) => {
     if (b === 0x5b) state.mode = 'csi';
@@ -172,7 +196,7 @@ export function scanAttention(bytes: Uint8Array, state: ScanState): ScanResult {
       // The common case, kept tight: plain output up to the next BEL or ESC.
       if (b === BEL) signal({ source: 'bell', title: null, message: null });
       else if (b === ESC) state.mode = 'esc';
-      else if (b > 0x20 && b !== 0x7f) visibleAfter = true;
+      else if (b > 0x20 && b !== 0x7f) found.visibleAfter = true;
       continue;
     }
     if (b === CAN || b === SUB) {
@@ -195,14 +219,14 @@ export function scanAttention(bytes: Uint8Array, state: ScanState): ScanResult {
       case 'osc':
         if (b === BEL) {
           state.mode = 'ground';
-          dispatch(state, signal, announced, i + 1);
+          dispatch(state, signal, found, i + 1);
         } else if (b === ESC) state.mode = 'oscEsc';
         else if (b >= 0x20 && state.payload.length < MAX_OSC_PAYLOAD) state.payload.push(b);
         break;
       case 'oscEsc':
         if (b === 0x5c) {
           state.mode = 'ground';
-          dispatch(state, signal, announced, i + 1);
+          dispatch(state, signal, found, i + 1);
         } else escape(b); // not ST: the OSC is cancelled, and this ESC starts a sequence of its own
         break;
       case 'str':
@@ -214,15 +238,15 @@ export function scanAttention(bytes: Uint8Array, state: ScanState): ScanResult {
         break;
     }
   }
-  return { signals, visibleAfter, announced };
 }
 
 /** A whole OSC string (`end`: the offset just after its terminator): a notification, or an announcement. */
-function dispatch(state: ScanState, signal: (s: AttentionSignal) => void, announced: Announced, end: number): void {
+function dispatch(state: ScanState, signal: (s: AttentionSignal) => void, found: Found, end: number): void {
+  const { announced, reports } = found;
   const payload = Buffer.from(state.payload).toString('utf8');
   state.payload = [];
-  const found = oscNotification(payload, state);
-  if (found) return signal(found);
+  const notification = oscNotification(payload, state);
+  if (notification) return signal(notification);
   const [code, rest] = splitOsc(payload);
   if (code === '0' || code === '2') announced.title = titleOf(code, rest)!;
   else if (code === '9') {
@@ -232,9 +256,7 @@ function dispatch(state: ScanState, signal: (s: AttentionSignal) => void, announ
     const mark = promptMarkOf(rest);
     if (mark) announced.mark = afterMark(announced.mark, mark);
   } else if (code === '7501') {
-    const report = programReportOf(rest);
-    if (!report) return;
-    if (announced.reports.length === MAX_REPORTS) announced.reports.shift();
-    announced.reports.push({ ...report, end });
+    if (reports.length === MAX_REPORTS) reports.shift();
+    reports.push([rest, end]);
   }
 }

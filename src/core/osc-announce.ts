@@ -46,7 +46,8 @@ export function afterMark(before: PromptMark | null | undefined, mark: PromptMar
 /** The longest title or message kept, in characters. */
 export const MAX_TEXT_CHARS = 1000;
 
-const cut = (s: string): string => [...s].slice(0, MAX_TEXT_CHARS).join('');
+// A string of at most MAX_TEXT_CHARS UTF-16 units has at most as many characters: nothing to count.
+const cut = (s: string): string => (s.length <= MAX_TEXT_CHARS ? s : [...s].slice(0, MAX_TEXT_CHARS).join(''));
 /** Decoded text as shown: C0 and C1 controls and DEL removed. */
 const clean = (s: string): string => cut(s.replace(/[\u0000-\u001f\u007f-\u009f]/g, ''));
 

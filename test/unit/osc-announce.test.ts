@@ -163,7 +163,7 @@ describe('OSC announcements: split across pieces, garbage, bounds', () => {
   test('garbage: malformed OSC strings, CAN/SUB aborts, unterminated strings and binary noise announce nothing', () => {
     const junk = `${ESC}]7501${BEL}${ESC}]133${BEL}${ESC}]9;4;x${BEL}${ESC}]7501;state=work\x18ing${BEL}${ESC}]2;abc\x1a${ESC}]99;;${ST}${ESC}]`;
     const r = scan(junk);
-    assert.deepEqual(r.announced, { reports: [] });
+    assert.deepEqual(r.announced, { title: undefined, progress: undefined, mark: undefined, reports: [] });
     // CAN aborted the 7501 string: what followed it is output, and its BEL a plain bell (as in a terminal).
     assert.deepEqual(r.signals, [{ source: 'bell', title: null, message: null }]);
     const noise = Buffer.alloc(1 << 16);
