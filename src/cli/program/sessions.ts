@@ -58,8 +58,7 @@ export function addSessionCommands(program: Command, { setExit, client, router, 
     .addHelpText('after', examples(
       ['amux ps --status idle --attention', 'the idle ones that ask for you (idle!)'],
       ["amux ps --filter label=team=ci --filter 'name=web*'", 'by label and name'],
-      ["amux ps --format '{{.ID}}\\t{{.Status}}\\t{{.ExitCode}}'", 'your own columns (table TEMPLATE adds a header)'],
-      ["amux ps --format '{{.ID}} {{.Title}}'", 'the window title each program set (OSC 0/2), control characters escaped'],
+      ["amux ps --format '{{.ID}}\\t{{.Status}}\\t{{.Title}}'", 'your own columns (table TEMPLATE adds a header); Title: the window title its program set'],
       ['amux rm $(amux ps -q --status completed)', 'remove the sessions that succeeded'],
     ))
     .action(async (opts) => setExit(await (require('../commands/ps.js') as typeof import('../commands/ps.js')).psCommand(client(), opts)));
