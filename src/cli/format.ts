@@ -55,7 +55,7 @@ function cell(value: unknown): string {
     const values = Object.values(value);
     return values.every((v) => typeof v === 'string') ? labelsText(value as Record<string, string>) : JSON.stringify(value);
   }
-  return String(value);
+  return String(value); // render() escapes what a program wrote (a title, a name: ADR 0050)
 }
 
 function render(parts: readonly Part[], row: Record<string, unknown>): string {

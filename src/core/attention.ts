@@ -15,6 +15,14 @@ export function isDeclaredState(v: string): v is DeclaredState {
   return (DECLARED_STATES as readonly string[]).includes(v);
 }
 
+/** Who declared: `command` (`amux state` or its API request), `osc7501` (the program's OSC 7501 report, ADR 0049). */
+export type DeclaredSource = 'command' | 'osc7501';
+
+/** An attention that stands for a declared `waiting` (`amux state waiting`, OSC 7501 `blocked`): it ends with the declaration. */
+export function isDeclaredAttention(source: AttentionSource | null): boolean {
+  return source === 'declared' || source === 'osc7501';
+}
+
 /** The row's fields of attention and of a declared state (all null: none). */
 export interface AttentionFields {
   /** When the program asked for attention (epoch ms); null: it does not. */
@@ -31,17 +39,21 @@ export interface AttentionFields {
   declaredUntil: number | null;
   /** The terminal's foreground process group when it was declared: once another group has the terminal, the program ended. */
   declaredPgid: number | null;
+  /** Who declared it; null with no declaration (and for a row of before ADR 0049: `command`). */
+  declaredSource: DeclaredSource | null;
+  /** The window title its programs set last (OSC 0, OSC 2), as written; null: none (ADR 0050). */
+  title: string | null;
 }
 
 export const NO_ATTENTION: AttentionFields = {
   attentionAt: null, attentionSource: null, attentionTitle: null, attentionMessage: null, attentionOffset: 0,
-  declaredState: null, declaredMessage: null, declaredAt: null, declaredUntil: null, declaredPgid: null,
+  declaredState: null, declaredMessage: null, declaredAt: null, declaredUntil: null, declaredPgid: null, declaredSource: null, title: null,
 };
 
 /** The patch that clears an attention. */
 export const CLEARED_ATTENTION: Partial<AttentionFields> = { attentionAt: null, attentionSource: null, attentionTitle: null, attentionMessage: null };
 /** The patch that ends a declaration. */
-export const ENDED_DECLARATION: Partial<AttentionFields> = { declaredState: null, declaredMessage: null, declaredAt: null, declaredUntil: null, declaredPgid: null };
+export const ENDED_DECLARATION: Partial<AttentionFields> = { declaredState: null, declaredMessage: null, declaredAt: null, declaredUntil: null, declaredPgid: null, declaredSource: null };
 
 /** The status a declared state stands for: `waiting` and `ready` are idle (waiting also asks for attention), `working` is working. */
 export function declaredStatus(state: DeclaredState): 'working' | 'idle' {
@@ -79,6 +91,6 @@ export function overDeclared(current: SessionStatus, f: AttentionFields, d: Deci
  */
 export const ATTENTION_SETTLE_MS = 1000;
 export function outputClears(f: AttentionFields, visible: boolean, now: number): boolean {
-  return visible && f.attentionAt !== null && f.attentionSource !== 'declared' && now - f.attentionAt >= ATTENTION_SETTLE_MS
+  return visible && f.attentionAt !== null && !isDeclaredAttention(f.attentionSource) && now - f.attentionAt >= ATTENTION_SETTLE_MS
     && activeDeclaration(f, now) !== 'waiting';
 }

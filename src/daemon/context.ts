@@ -3,6 +3,7 @@ import { EventEmitter } from 'node:events';
 import { existsSync, mkdirSync } from 'node:fs';
 import { AmuxError } from '../errors.js';
 import type { ScanState } from '../core/attention-scan.js';
+import type { Announcements } from '../core/announced.js';
 import type { Settings } from '../core/settings.js';
 import type { Decision } from '../core/status-rules.js';
 import type { AmuxPaths } from '../paths.js';
@@ -54,6 +55,8 @@ export interface Runtime {
   restartDue?: AbortController;
   /** The parser of its log's attention signals between two looks (ADR 0034); a restart reads on from the row's offset. */
   attentionScan?: ScanState;
+  /** What its programs announced (OSC 9;4 progress, OSC 133 marks) and the offset of the last input (ADR 0049). */
+  announced?: Announcements;
 }
 
 /** The foreground group at a look: its CPU ticks per process and per thread, and the bytes it had read and printed. */

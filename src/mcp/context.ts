@@ -19,7 +19,7 @@ export function brief(s: SessionView) {
   return {
     id: s.id, name: s.name, status: s.status, reason: s.reason, foreground: s.foreground, command: s.command, cwd: s.cwd,
     exitCode: s.exitCode, signal: s.signal, error: s.error, createdAt: s.createdAt, endedAt: s.endedAt, logBytes: s.logBytes,
-    attention: s.attention, declared: s.declared,
+    attention: s.attention, declared: s.declared, title: s.title, progress: s.progress, semanticPrompt: s.semanticPrompt,
   };
 }
 

@@ -29,7 +29,10 @@ export const sessionOut = z.looseObject({
   cwd: z.string(), exitCode: nullableInt, signal: nullableString, error: nullableString, createdAt: z.string(), endedAt: nullableString,
   logBytes: z.number(),
   attention: z.looseObject({}).nullable().optional().describe('it asks for a person: {at, source, title, message} (README "Statuses")'),
-  declared: z.looseObject({}).nullable().optional().describe('the state its program declared with amux state: {state, message, at, until}'),
+  declared: z.looseObject({}).nullable().optional().describe('the state its program declared (amux state, or an OSC 7501 report): {state, source, message, at, until}'),
+  title: nullableString.optional().describe('the window title its program set (OSC 0/2), as written; not a status'),
+  progress: z.looseObject({}).nullable().optional().describe('a progress bar its program set (OSC 9;4): {state, percent, at}'),
+  semanticPrompt: z.looseObject({}).nullable().optional().describe('the last OSC 133 mark of a program that has the terminal: {phase, exitCode, at}'),
 });
 /** A job record (README "API": jobs). */
 export const jobOut = z.looseObject({ id: z.string(), sessionId: z.string(), seq: z.number().int(), status: z.string(), exitCode: nullableInt });

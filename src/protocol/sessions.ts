@@ -1,6 +1,7 @@
 // Sessions on the wire (README "API"): what the daemon answers and what it accepts.
 import type { AttentionSource } from '../core/attention-scan.js';
-import type { DeclaredState } from '../core/attention.js';
+import type { DeclaredSource, DeclaredState } from '../core/attention.js';
+import type { ProgressState, PromptPhase } from '../core/osc-announce.js';
 import type { SessionFacts } from '../core/records.js';
 import type { SessionStatus } from '../core/status.js';
 import type { EventView } from './events.js';
@@ -25,8 +26,14 @@ export interface SessionView extends SessionFacts {
   startAfter: string | null;
   /** The program asks for a person (a bell, a desktop notification, `amux state waiting`); null when it does not (README "Statuses", ADR 0034). */
   attention: AttentionView | null;
-  /** The state the program declared with `amux state`, while it is in force; null otherwise. */
+  /** The state the program declared (`amux state`, or its OSC 7501 report), while it is in force; null otherwise. */
   declared: DeclaredView | null;
+  /** The window title its programs set last (OSC 0, OSC 2), exactly as written; null: none (README "Statuses", ADR 0050). Not a status rule. */
+  title: string | null;
+  /** A progress bar its foreground program set (OSC 9;4) and has not cleared; null otherwise (ADR 0049). */
+  progress: ProgressView | null;
+  /** The last OSC 133 semantic-prompt mark of a program that still has the terminal; null otherwise (ADR 0049). */
+  semanticPrompt: SemanticPromptView | null;
   /** Only in `GET /v1/sessions?usage=1`, for live sessions (ADR 0020). */
   cpuPercent?: number | null;
   rssBytes?: number | null;
@@ -36,7 +43,7 @@ export interface SessionView extends SessionFacts {
 export interface AttentionView {
   /** When it was asked for. */
   at: string;
-  /** `bell`, `osc9`, `osc777`, `osc99` (the terminal's own signals), or `declared` (`amux state waiting`). */
+  /** `bell`, `osc9`, `osc777`, `osc99` (the terminal's own signals), `declared` (`amux state waiting`) or `osc7501` (its OSC 7501 `blocked` report). */
   source: AttentionSource;
   /** The notification's title and text, as the program wrote them (control characters removed); null when none. */
   title: string | null;
@@ -46,10 +53,27 @@ export interface AttentionView {
 /** A state a program declared (README "Statuses": declared states). */
 export interface DeclaredView {
   state: DeclaredState;
+  /** `command`: `amux state` (or `POST …/state`); `osc7501`: the program's OSC 7501 report (ADR 0049). */
+  source: DeclaredSource;
   message: string | null;
   at: string;
   /** When it lapses (`--ttl`); null: at the next input or the program's end. */
   until: string | null;
+}
+
+/** A progress bar (OSC 9;4): its state, and its percent (null when indeterminate or not given). */
+export interface ProgressView {
+  state: ProgressState;
+  percent: number | null;
+  /** When it was set or last changed. */
+  at: string;
+}
+
+/** The last OSC 133 mark: `prompt` (A), `input` (B), `running` (C), `finished` (D, with its exit code when given). */
+export interface SemanticPromptView {
+  phase: PromptPhase;
+  exitCode: number | null;
+  at: string;
 }
 
 /** The body of `POST /v1/sessions/{ref}/state` (`amux state`). */

@@ -107,4 +107,8 @@ export const MIGRATIONS: readonly string[] = [
   /* 7: how the run a restart replaced ended (README "Restart": one name across restarts), as JSON. */ `
   ALTER TABLE sessions ADD COLUMN previous_end TEXT;
   `,
+  /* 8: announced states and the window title (ADR 0049, ADR 0050). */ `
+  ALTER TABLE sessions ADD COLUMN declared_source TEXT;
+  ALTER TABLE sessions ADD COLUMN title TEXT;
+  `,
 ];

@@ -14,7 +14,7 @@ export const SESSION_COLUMNS: Record<keyof SessionRecord, string> = {
   labels: 'labels', restartOf: 'restart_of', restarts: 'restarts', previousEnd: 'previous_end', restartPolicy: 'restart_policy', startAfter: 'start_after', group: 'group_name', after: 'after_ids', onEnd: 'on_end',
   attentionAt: 'attention_at', attentionSource: 'attention_source', attentionTitle: 'attention_title', attentionMessage: 'attention_message',
   attentionOffset: 'attention_offset', declaredState: 'declared_state', declaredMessage: 'declared_message', declaredAt: 'declared_at',
-  declaredUntil: 'declared_until', declaredPgid: 'declared_pgid',
+  declaredUntil: 'declared_until', declaredPgid: 'declared_pgid', declaredSource: 'declared_source', title: 'title',
 };
 /** Columns aliased to record fields, so that SQLite hands back rows already shaped as records. */
 export const SESSION_SELECT = `SELECT ${Object.entries(SESSION_COLUMNS).map(([f, c]) => `${c} AS "${f}"`).join(', ')} FROM sessions`;

@@ -12,6 +12,7 @@ export function sessionView(p: Partial<SessionView> = {}): SessionView {
     createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, seq)).toISOString(), startedAt: null, endedAt: null, durationMs: 12_000,
     lastActivityAt: null, removed: false, removedAt: null, closedAt: null, foreground: null, cpuPercent: 1.5, rssBytes: 4 << 20,
     labels: {}, restartOf: null, restarts: 0, previousEnd: null, restartPolicy: null, startAfter: null, group: null, after: [], onEnd: null, attention: null, declared: null,
+    title: null, progress: null, semanticPrompt: null,
     ...p,
   };
 }

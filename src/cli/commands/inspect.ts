@@ -54,7 +54,11 @@ export async function formatInspect(r: InspectView, now: number): Promise<string
     ['status', isRestarting(s) ? `restarting (${restartingNote(s, now)})` : `${paint(s.status)}${s.reason ? ` (${visible(s.reason)})` : ''}`],
     // README "Statuses": what it asks of a person, and the state its program declared.
     ['attention', s.attention ? `${s.attention.source}${s.attention.title ? ` ${s.attention.title}:` : ''}${s.attention.message ? ` ${s.attention.message}` : ''}, at ${when(s.attention.at, now)}` : ''],
-    ['declared', s.declared ? `${s.declared.state}${s.declared.message ? `: ${s.declared.message}` : ''}${s.declared.until ? `, until ${s.declared.until}` : ''}` : ''],
+    ['declared', s.declared ? `${s.declared.state}${s.declared.source === 'osc7501' ? ' (OSC 7501)' : ''}${s.declared.message ? `: ${s.declared.message}` : ''}${s.declared.until ? `, until ${s.declared.until}` : ''}` : ''],
+    // ADR 0049, ADR 0050: what its programs announce; the title as written, its controls escaped.
+    ['title', s.title === null ? '' : visible(s.title)],
+    ['progress', s.progress ? `${s.progress.percent === null ? '' : `${s.progress.percent}% `}${s.progress.state}, since ${when(s.progress.at, now)}` : ''],
+    ['prompt mark', s.semanticPrompt ? `${s.semanticPrompt.phase}${s.semanticPrompt.exitCode === null ? '' : ` (exit ${s.semanticPrompt.exitCode})`}, at ${when(s.semanticPrompt.at, now)}` : ''],
     ['command', s.command ?? `(shell)${s.foreground ? ` ${s.foreground}` : ''}`],
     ['cwd', s.cwd],
     ['exit code', orEmpty(s.exitCode)],

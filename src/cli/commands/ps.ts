@@ -85,7 +85,7 @@ const SESSION_FIELD_SET: Record<keyof SessionView, true> = {
   pid: true, createdAt: true, startedAt: true, endedAt: true, durationMs: true, lastActivityAt: true, removed: true, removedAt: true,
   closedAt: true, logBytes: true, logTruncated: true, autoRemove: true, timeoutMs: true, idleTimeoutMs: true, labels: true, group: true,
   after: true, onEnd: true, restartOf: true, restarts: true, previousEnd: true, restartPolicy: true, startAfter: true, attention: true, declared: true,
-  cpuPercent: true, rssBytes: true,
+  cpuPercent: true, rssBytes: true, title: true, progress: true, semanticPrompt: true,
 };
 export const SESSION_FIELDS = Object.keys(SESSION_FIELD_SET) as readonly (keyof SessionView)[];
 

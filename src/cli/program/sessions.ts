@@ -61,7 +61,7 @@ export function addSessionCommands(program: Command, { setExit, client, router, 
     .addHelpText('after', examples(
       ['amux ps --status idle --attention', 'the idle ones that ask for you (idle!)'],
       ["amux ps --filter label=team=ci --filter 'name=web*'", 'by label and name'],
-      ["amux ps --format '{{.ID}}\\t{{.Status}}\\t{{.ExitCode}}'", 'your own columns (table TEMPLATE adds a header)'],
+      ["amux ps --format '{{.ID}}\\t{{.Status}}\\t{{.Title}}'", 'your own columns (table TEMPLATE adds a header); Title: the window title its program set'],
       ['amux rm $(amux ps -q --status completed)', 'remove the sessions that succeeded'],
     ))
     .action(async (opts) => setExit(await (require('../commands/ps.js') as typeof import('../commands/ps.js')).psCommand(client(), opts)));
@@ -125,7 +125,7 @@ export function addSessionCommands(program: Command, { setExit, client, router, 
     .description('block until all have ended (or reached --until); exit with the first non-zero exit code (124 on --timeout)')
     .addArgument(targetArg('<ids...>', `session ids, names or prefixes, or job ids job-<id>-<n> (at most ${MAX_WAIT_IDS})`))
     .addOption(hinted(
-      new Option('--until <state>', 'exited (default), idle, working, attention (a bell or notification, amux state waiting), waiting or ready (declared with amux state), started (no longer pending), or output:REGEX (sessions); returns at once when it already holds; exit 1 when a session ended without reaching it; exit 2 when one match of REGEX takes over 5s (one without backreferences and lookaround never does)'),
+      new Option('--until <state>', 'exited (default), idle, working, attention (a bell or notification, amux state waiting), waiting or ready (declared with amux state, or by an OSC 7501 report), started (no longer pending), or output:REGEX (sessions); returns at once when it already holds; exit 1 when a session ended without reaching it; exit 2 when one match of REGEX takes over 5s (one without backreferences and lookaround never does)'),
       { kind: 'words', words: ['exited', 'idle', 'working', 'attention', 'waiting', 'ready', 'started', 'output:'] },
     ))
     .option('--after <event-id>', 'only a change after this event counts (a previous --json cursor, a send receipt eventId)', intOption('--after'))
@@ -192,7 +192,7 @@ export function addSessionCommands(program: Command, { setExit, client, router, 
     .option('--ttl <dur>', 'the declaration lapses after this long (then what amux sees decides again)', durationOption('--ttl'))
     .addOption(hinted(new Option('--session <id>', 'the session to declare for, outside a session (default: AMUX_SESSION_ID)'), { kind: 'sessions' }))
     .option('--json', 'print the session as JSON')
-    .addHelpText('after', '\nOutside a session without --session: exit 2.')
+    .addHelpText('after', '\nOutside a session without --session: exit 2. A program that writes OSC 7501 (Codex) declares the same way by itself: see README "Statuses".')
     .addHelpText('after', examples(
       ["amux state waiting -m 'approve: edit src/x.ts?'", 'idle, with attention; amux wait --until waiting returns'],
       ['amux state ready', 'idle: the turn is done (send --when ready types now)'],

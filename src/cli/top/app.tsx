@@ -7,7 +7,7 @@ import type { Ink } from './ink.js';
 import { HELP, label, type KeyInfo } from './keys.js';
 import { columns, headerText, layout, previewLines, rowText, scrollTop } from './model.js';
 import { tableItems } from './stacks.js';
-import { fit, textWidth, truncate } from './text.js';
+import { clean, fit, textWidth, truncate } from './text.js';
 
 /** Status colours, the same as `amux ps`'s (src/cli/output.ts). */
 const STATUS_COLOR: Record<SessionStatus, string> = {
@@ -55,7 +55,8 @@ function previewTitle(s: SessionView | undefined, snap: TopSnapshot, width: numb
   if (s) {
     const what = snap.preview.kind === 'log' ? 'last lines of' : snap.preview.kind === 'screen' ? 'screen of' : '';
     const state = isTerminal(s.status) ? `${s.status}${s.exitCode === null ? '' : `, exit ${s.exitCode}`}` : `${s.status}${s.reason ? `, ${s.reason}` : ''}`;
-    title = ` ${what ? `${what} ` : ''}${label(s)} · ${state} `;
+    // The window title its program set (ADR 0050), controls as spaces.
+    title = ` ${what ? `${what} ` : ''}${label(s)} · ${state}${s.title ? ` · ${clean(s.title)}` : ''} `;
   }
   const line = `──${truncate(title, Math.max(0, width - 4))}`;
   return line + '─'.repeat(Math.max(0, width - textWidth(line)));

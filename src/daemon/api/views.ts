@@ -1,6 +1,7 @@
 import type { EventRecord, JobRecord, SessionRecord } from '../../core/records.js';
 import { activeDeclaration, declaredReason } from '../../core/attention.js';
 import { isoTime } from '../../core/iso-time.js';
+import { overAnnounced, type Announcements } from '../../core/announced.js';
 import { isTerminal } from '../../core/status.js';
 import type { EventView } from '../../protocol/events.js';
 import type { JobView } from '../../protocol/jobs.js';
@@ -12,9 +13,11 @@ const iso = isoTime;
  * The API shape of a session (protocol/sessions.ts; README "API"). `live`: what the monitor saw at
  * its last look at a running session (its reason and foreground command).
  */
-export function sessionView(s: SessionRecord, now = Date.now(), live?: { reason?: string; reasonStatus?: string; foreground?: string | null }): SessionView {
+export function sessionView(s: SessionRecord, now = Date.now(), live?: Live): SessionView {
   const running = !isTerminal(s.status) && s.status !== 'pending';
   const declared = running ? activeDeclaration(s, now) : null;
+  const progress = running ? live?.announced?.progress : null;
+  const mark = running ? live?.announced?.mark : null;
   return {
     id: s.id,
     name: s.name,
@@ -24,7 +27,7 @@ export function sessionView(s: SessionRecord, now = Date.now(), live?: { reason?
     exitCode: s.exitCode,
     signal: s.signal,
     error: s.error,
-    reason: reasonOf(s, running, declared !== null, live),
+    reason: reasonOf(s, running, declared !== null, now, live),
     foreground: running ? (live?.foreground ?? null) : null,
     createdAt: iso(s.createdAt)!,
     startedAt: iso(s.startedAt),
@@ -52,18 +55,35 @@ export function sessionView(s: SessionRecord, now = Date.now(), live?: { reason?
     attention: running && s.attentionAt !== null
       ? { at: iso(s.attentionAt)!, source: s.attentionSource!, title: s.attentionTitle, message: s.attentionMessage }
       : null,
-    declared: declared ? { state: declared, message: s.declaredMessage, at: iso(s.declaredAt)!, until: iso(s.declaredUntil) } : null,
+    declared: declared
+      ? { state: declared, source: s.declaredSource ?? 'command', message: s.declaredMessage, at: iso(s.declaredAt)!, until: iso(s.declaredUntil) }
+      : null,
+    title: s.title,
+    progress: progress ? { state: progress.state, percent: progress.percent, at: iso(progress.at)! } : null,
+    semanticPrompt: mark ? { phase: mark.phase, exitCode: mark.exitCode, at: iso(mark.at)! } : null,
   };
+}
+
+/** What the monitor saw at its last look at a running session (its runtime). */
+interface Live {
+  reason?: string;
+  reasonStatus?: string;
+  foreground?: string | null;
+  announced?: Announcements;
 }
 
 /**
  * Why it has its status: a declared state's reason while it is in force (ADR 0034); the monitor's
- * last look at a running session; else the row's (a declaration that lapsed moments ago, and that
- * the monitor has not ended yet, no longer claims it).
+ * last look at a running session, weighed with what its program announced (ADR 0049); else the
+ * row's (a declaration that lapsed moments ago, and that the monitor has not ended yet, no longer
+ * claims it).
  */
-function reasonOf(s: SessionRecord, running: boolean, declared: boolean, live?: { reason?: string; reasonStatus?: string }): string | null {
+function reasonOf(s: SessionRecord, running: boolean, declared: boolean, now: number, live?: Live): string | null {
   if (declared && s.status !== 'paused') return declaredReason(s);
-  const reason = (running && live?.reasonStatus === s.status && live.reason) || s.reason;
+  const look = running && live?.reason && live.reasonStatus
+    ? overAnnounced(s.status, s, live.announced, { status: live.reasonStatus as SessionRecord['status'], reason: live.reason }, now)
+    : null;
+  const reason = (look?.status === s.status && look.reason) || s.reason;
   return running && s.declaredState !== null && reason === declaredReason(s) ? 'declaration ended (ttl)' : reason;
 }
 

@@ -16,6 +16,7 @@ import type { JobStdin } from './stdin.js';
 import { streamDirOf, type JobStreams } from './streams.js';
 import type { Turns } from './turns.js';
 import { clearOnInput } from '../session/attention.js';
+import { logBytes } from '../output/log-size.js';
 
 /** A checked exec request (api/validate.ts). */
 export interface JobSpec {
@@ -55,8 +56,9 @@ export async function execJob(p: LaunchParts, sessionId: string, spec: JobSpec, 
       throw new AmuxError('operation_failed', 'the request was cancelled before its turn');
     }
     assertIdleShell(p, s);
+    const before = logBytes(p.ctx, s);
     started = await launch(p, s, spec, hold);
-    clearOnInput(p.ctx, s.id); // a job typed into the shell is input (ADR 0034)
+    clearOnInput(p.ctx, s.id, Date.now(), before); // a job typed into the shell is input (ADR 0034)
     return started;
   } finally {
     // A foreground job holds the turn until it ends; everything else gives it back now.

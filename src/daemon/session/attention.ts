@@ -1,8 +1,10 @@
 import type { AttentionSignal } from '../../core/attention-scan.js';
-import { CLEARED_ATTENTION, declaredReason, declaredStatus, ENDED_DECLARATION, type DeclaredState } from '../../core/attention.js';
+import { CLEARED_ATTENTION, declaredReason, declaredStatus, ENDED_DECLARATION, isDeclaredAttention, type DeclaredSource, type DeclaredState } from '../../core/attention.js';
+import { NO_ANNOUNCEMENTS } from '../../core/announced.js';
 import type { SessionRecord } from '../../core/records.js';
 import { terminalForeground } from '../../process/process-table.js';
-import type { DaemonContext } from '../context.js';
+import { runtimeOf, type DaemonContext } from '../context.js';
+import { logBytes } from '../output/log-size.js';
 import { runningSession } from './guards.js';
 import { applyDecision } from './transitions.js';
 
@@ -13,8 +15,8 @@ import { applyDecision } from './transitions.js';
  * (`--until attention|waiting|ready`) look again.
  */
 
-/** Why an attention or a declaration ended. */
-export type EndedBy = 'input' | 'output' | 'ttl' | 'program ended' | 'declared';
+/** Why an attention or a declaration ended (`cleared`: the program's OSC 7501 `state=clear`). */
+export type EndedBy = 'input' | 'output' | 'ttl' | 'program ended' | 'declared' | 'cleared';
 
 function write(ctx: DaemonContext, s: SessionRecord, patch: Partial<SessionRecord>, type: string, data: Record<string, unknown>, now: number): SessionRecord {
   ctx.store.tx(() => {
@@ -46,13 +48,18 @@ export function endDeclaration(ctx: DaemonContext, s: SessionRecord, why: EndedB
   const patch: Partial<SessionRecord> = { ...ENDED_DECLARATION };
   if (s.reason === declaredReason(s)) patch.reason = `declaration ended (${why})`;
   const ended = write(ctx, s, patch, 'declaration_ended', { state: s.declaredState, why }, now);
-  return ended.attentionSource === 'declared' ? clearAttention(ctx, ended, why, now) : ended;
+  return isDeclaredAttention(ended.attentionSource) ? clearAttention(ctx, ended, why, now) : ended;
 }
 
-/** Input was sent (`amux send`, `amux exec`): the person answered; attention and declaration end. */
-export function clearOnInput(ctx: DaemonContext, id: string, now = Date.now()): void {
+/**
+ * Input was sent (`amux send`, `amux exec`): the person answered; attention and declaration end.
+ * An OSC 7501 report written before it (the log's size just before the input, `offset`), and not
+ * read yet, is stale (ADR 0049): the look reads reports from there on.
+ */
+export function clearOnInput(ctx: DaemonContext, id: string, now = Date.now(), offset?: number): void {
   const s = ctx.store.getSession(id);
   if (!s) return;
+  (runtimeOf(ctx, id).announced ??= { ...NO_ANNOUNCEMENTS }).inputOffset = offset ?? logBytes(ctx, s);
   clearAttention(ctx, endDeclaration(ctx, s, 'input', now), 'input', now);
 }
 
@@ -62,19 +69,33 @@ export interface Declare {
   ttlMs: number | null;
 }
 
+/** How a declaration was made: who made it, the process group whose end ends it, the attention a `waiting` raises. */
+export interface DeclaredBy {
+  source: DeclaredSource;
+  pgid: number | null;
+  attention: AttentionSignal;
+}
+
 /**
  * `amux state` (README "Commands"): the program declares its state. It replaces any earlier
  * declaration; `waiting` raises attention with its message, `working` and `ready` end any
  * attention (the program moved on); the status follows at once.
  */
 export function declareState(ctx: DaemonContext, id: string, d: Declare, now = Date.now()): SessionRecord {
-  let s = runningSession(ctx, id, 'state');
+  const s = runningSession(ctx, id, 'state');
+  const pgid = s.pid ? terminalForeground(s.pid) : null;
+  return declare(ctx, s, d, { source: 'command', pgid, attention: { source: 'declared', title: null, message: d.message } }, now);
+}
+
+/** A declaration by `amux state` or by an OSC 7501 report (ADR 0049), on a running session. */
+export function declare(ctx: DaemonContext, s: SessionRecord, d: Declare, by: DeclaredBy, now: number): SessionRecord {
   const fields: Partial<SessionRecord> = {
     declaredState: d.state, declaredMessage: d.message, declaredAt: now,
-    declaredUntil: d.ttlMs === null ? null : now + d.ttlMs, declaredPgid: s.pid ? terminalForeground(s.pid) : null,
+    declaredUntil: d.ttlMs === null ? null : now + d.ttlMs, declaredPgid: by.pgid, declaredSource: by.source,
   };
-  s = write(ctx, s, fields, 'state_declared', { to: d.state, message: d.message, ...(d.ttlMs === null ? {} : { ttlMs: d.ttlMs }) }, now);
-  if (d.state === 'waiting') s = raiseAttention(ctx, s, { source: 'declared', title: null, message: d.message }, now);
+  const data = { to: d.state, message: d.message, ...(d.ttlMs === null ? {} : { ttlMs: d.ttlMs }), ...(by.source === 'command' ? {} : { source: by.source }) };
+  s = write(ctx, s, fields, 'state_declared', data, now);
+  if (d.state === 'waiting') s = raiseAttention(ctx, s, by.attention, now);
   else s = clearAttention(ctx, s, 'declared', now);
   if (s.status !== 'working' && s.status !== 'idle') return s;
   const next = applyDecision(ctx, s, { status: declaredStatus(d.state), reason: declaredReason(s) }, now);

@@ -161,7 +161,7 @@ function inputSent(ctx: DaemonContext, id: string, input: SendInput, at: { offse
       createdAt: now,
     });
   });
-  clearOnInput(ctx, id, now);
+  clearOnInput(ctx, id, now, at.offset); // reports of before the input end with it (ADR 0049)
   const cur = ctx.store.getSession(id)!;
   const session = cur.status === 'idle' ? applyDecision(ctx, cur, { status: 'working', reason: 'input sent' }, now) : cur;
   return { session, eventId: event.id };

@@ -1,5 +1,6 @@
 import type { SessionRecord } from '../../core/records.js';
-import { CLEARED_ATTENTION, ENDED_DECLARATION, overDeclared } from '../../core/attention.js';
+import { CLEARED_ATTENTION, ENDED_DECLARATION } from '../../core/attention.js';
+import { overAnnounced } from '../../core/announced.js';
 import { assertTransition } from '../../core/state-machine.js';
 import { finished, type Decision } from '../../core/status-rules.js';
 import { isTerminal } from '../../core/status.js';
@@ -25,8 +26,9 @@ export function applyDecision(ctx: DaemonContext, seen: SessionRecord, decision:
   const rt = runtimeOf(ctx, s.id);
   if (isTerminal(s.status)) delete rt.unwritten;
   const { decision: decided, at: now } = rt.unwritten ?? { decision, at: when };
-  // A state the program declared wins over the evidence (ADR 0034).
-  const d = overDeclared(s.status, s, decided, now);
+  // A state the program declared wins over the evidence (ADR 0034); what it announced is weighed
+  // against it (ADR 0049).
+  const d = overAnnounced(s.status, s, rt.announced, decided, now);
   if (d.status === s.status) return s;
   assertTransition(s.status, d.status);
   const patch: Partial<SessionRecord> = { status: d.status, reason: d.reason };
