@@ -57,6 +57,6 @@ describe('a title printed to a terminal (ADR 0050)', () => {
 
   test('--format prints the title field escaped', () => {
     const out = applyFormat(parseFormat('{{.Title}}', ['title']), [{ title: 'a\x1b[2Jb' }]);
-    assert.equal(out, 'a\\x1b[2Jb\n');
+    assert.equal(out, 'a\\u001b[2Jb\n');
   });
 });

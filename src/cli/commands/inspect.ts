@@ -56,7 +56,7 @@ export async function formatInspect(r: InspectView, now: number): Promise<string
     ['attention', s.attention ? `${s.attention.source}${s.attention.title ? ` ${s.attention.title}:` : ''}${s.attention.message ? ` ${s.attention.message}` : ''}, at ${when(s.attention.at, now)}` : ''],
     ['declared', s.declared ? `${s.declared.state}${s.declared.source === 'osc7501' ? ' (OSC 7501)' : ''}${s.declared.message ? `: ${s.declared.message}` : ''}${s.declared.until ? `, until ${s.declared.until}` : ''}` : ''],
     // ADR 0049, ADR 0050: what its programs announce; the title as written, its controls escaped.
-    ['title', s.title === null ? '' : visible(s.title)],
+    ['title', s.title ? visible(s.title) : ''],
     ['progress', s.progress ? `${s.progress.percent === null ? '' : `${s.progress.percent}% `}${s.progress.state}, since ${when(s.progress.at, now)}` : ''],
     ['prompt mark', s.semanticPrompt ? `${s.semanticPrompt.phase}${s.semanticPrompt.exitCode === null ? '' : ` (exit ${s.semanticPrompt.exitCode})`}, at ${when(s.semanticPrompt.at, now)}` : ''],
     ['command', s.command ?? `(shell)${s.foreground ? ` ${s.foreground}` : ''}`],
