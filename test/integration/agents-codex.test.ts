@@ -1,0 +1,5 @@
+import { evidenceSuite, recipeSuite } from '../agents/phases.js';
+
+// codex under amux, against a mock API on 127.0.0.1 (ADR 0051; README "Agents").
+evidenceSuite('codex');
+recipeSuite('codex');
