@@ -62,7 +62,6 @@ export interface Agent {
   cleanup(): Promise<void>;
 }
 
-export const TOOL_MARK = 'amux-tool-done';
 export const APPROVED_MARK = 'amux-approved';
 
 /** Nothing but 127.0.0.1 reachable: any other request goes to a proxy port where nothing listens. */
@@ -93,7 +92,7 @@ export async function prepareAgent(name: AgentName, options: Partial<MockOptions
   mkdirSync(cwd, { recursive: true });
   const opts: MockOptions = {
     streamMs: options.streamMs ?? 2500,
-    toolCommand: options.toolCommand ?? `sleep 3; echo ${TOOL_MARK}`,
+    toolCommand: options.toolCommand ?? 'sleep 3',
     approvalCommand: options.approvalCommand ?? `touch approved.txt && echo ${APPROVED_MARK}`,
   };
   const dialect = name === 'claude' ? anthropic : name === 'codex' ? openai : gemini;

@@ -109,12 +109,13 @@ export class AgentSession {
     return { kind, receipt, sentAt, submitted, receivedAt, end: end as TurnEnd };
   }
 
-  /** Completes an approval turn: approves the dialog and waits for the turn to end. */
-  async approve(turn: Turn): Promise<Turn> {
+  /** Completes an approval turn: approves the dialog and waits for the turn to end; `cursor` is the event before the key. */
+  async approve(turn: Turn): Promise<Turn & { cursor: number }> {
+    const cursor = (await this.events()).at(-1)!.id;
     await this.h.ok(['send', this.id, '--keys', APPROVE_KEYS[this.agent.name]]);
     const mark = this.agent.mock.promptsWith(MARKS.approve)[0]?.prompt ?? '';
     const end = await this.agent.mock.until('ended the approval turn', () => this.agent.mock.turns.find((t) => t.endsTurn && t.firstByteAt >= turn.receivedAt && mark && t.prompt === mark), 60_000);
-    return { ...turn, end };
+    return { ...turn, end, cursor };
   }
 
   /** `amux wait ID --until STATE --after EVENT`: the answer and when it came. */
