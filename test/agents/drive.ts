@@ -23,6 +23,8 @@ export interface Receipt {
 
 export interface Turn {
   kind: TurnKind;
+  /** The mark in its prompt (unique in the session). */
+  mark: string;
   /** The `send` receipt. */
   receipt: Receipt;
   /** When `send` returned. */
@@ -105,16 +107,15 @@ export class AgentSession {
     }
     const receivedAt = got()!.at;
     // An approval turn ends only once approved (approve()).
-    const end = kind === 'approve' ? null : await this.agent.mock.until(`ended the turn of ${mark}`, () => this.agent.mock.turns.find((t) => t.endsTurn && t.prompt.includes(mark)), 90_000);
-    return { kind, receipt, sentAt, submitted, receivedAt, end: end as TurnEnd };
+    const end = kind === 'approve' ? null : await this.agent.mock.until(`ended the turn of ${mark}`, () => this.agent.mock.turns.find((t) => t.endsTurn && t.firstByteAt >= receivedAt && t.prompt.includes(mark)), 90_000);
+    return { kind, mark, receipt, sentAt, submitted, receivedAt, end: end as TurnEnd };
   }
 
   /** Completes an approval turn: approves the dialog and waits for the turn to end; `cursor` is the event before the key. */
   async approve(turn: Turn): Promise<Turn & { cursor: number }> {
     const cursor = (await this.events()).at(-1)!.id;
     await this.h.ok(['send', this.id, '--keys', APPROVE_KEYS[this.agent.name]]);
-    const mark = this.agent.mock.promptsWith(MARKS.approve)[0]?.prompt ?? '';
-    const end = await this.agent.mock.until('ended the approval turn', () => this.agent.mock.turns.find((t) => t.endsTurn && t.firstByteAt >= turn.receivedAt && mark && t.prompt === mark), 60_000);
+    const end = await this.agent.mock.until('ended the approval turn', () => this.agent.mock.turns.find((t) => t.endsTurn && t.firstByteAt >= turn.receivedAt && t.prompt.includes(turn.mark)), 60_000);
     return { ...turn, end, cursor };
   }
 

@@ -160,9 +160,11 @@ export class MockApi {
     if (results.length > 0) {
       return { reply: this.dialect.text(path, body, [`The command finished. `, `MOCK-END-${seq}`], 100), kind: 'after tool', endsTurn: true };
     }
-    if (prompt.includes(MARKS.tool)) return { reply: this.dialect.shell(path, body, this.options.toolCommand, seq), kind: 'tool', endsTurn: false };
-    if (prompt.includes(MARKS.approve)) return { reply: this.dialect.shell(path, body, this.options.approvalCommand, seq), kind: 'approve', endsTurn: false };
-    if (prompt.includes(MARKS.stream)) {
+    // The newest mark decides: a CLI may send an earlier prompt again in the same message.
+    const kind = (Object.keys(MARKS) as TurnKind[]).map((k) => ({ k, at: prompt.lastIndexOf(MARKS[k]) })).sort((a, b) => b.at - a.at)[0]!;
+    if (kind.at >= 0 && kind.k === 'tool') return { reply: this.dialect.shell(path, body, this.options.toolCommand, seq), kind: 'tool', endsTurn: false };
+    if (kind.at >= 0 && kind.k === 'approve') return { reply: this.dialect.shell(path, body, this.options.approvalCommand, seq), kind: 'approve', endsTurn: false };
+    if (kind.at >= 0 && kind.k === 'stream') {
       const n = 20;
       const words = Array.from({ length: n }, (_, i) => `word${i + 1} `);
       words.push(`MOCK-END-${seq}`);
