@@ -45,10 +45,9 @@ export const anthropic: Dialect = {
     return null;
   },
   toolResults(body) {
-    // Claude Code puts the next prompt in the same message as the last tool's result.
-    const last = Array.isArray(body?.messages) ? body.messages[body.messages.length - 1] : null;
-    if (last?.role !== 'user' || !Array.isArray(last.content)) return [];
-    return last.content.filter((b: any) => b?.type === 'tool_result').map((b: any) => String(b.tool_use_id));
+    // All of them: Claude Code may put a result beside, or before, the person's next text.
+    const msgs: any[] = Array.isArray(body?.messages) ? body.messages : [];
+    return msgs.flatMap((m) => (m?.role === 'user' && Array.isArray(m.content) ? m.content : [])).filter((b: any) => b?.type === 'tool_result').map((b: any) => String(b.tool_use_id));
   },
   text: (_path, body, chunks, delayMs) => stream(body, [{ type: 'text', parts: chunks }], delayMs, 'end_turn'),
   shell: (_path, body, command, seq) =>

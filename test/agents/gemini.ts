@@ -28,8 +28,8 @@ export const gemini: Dialect = {
     return null;
   },
   toolResults(body) {
-    const last = Array.isArray(body?.contents) ? body.contents[body.contents.length - 1] : null;
-    return (Array.isArray(last?.parts) ? last.parts : []).filter((p: any) => p?.functionResponse).map((p: any) => String(p.functionResponse.id ?? p.functionResponse.name));
+    const contents: any[] = Array.isArray(body?.contents) ? body.contents : [];
+    return contents.flatMap((c) => (Array.isArray(c?.parts) ? c.parts : [])).filter((p: any) => p?.functionResponse).map((p: any) => String(p.functionResponse.id ?? p.functionResponse.name));
   },
   text: (_path, _body, chunks, delayMs) => stream(chunks.map((text) => [{ text }]), delayMs),
   shell: (_path, _body, command) => stream([[{ functionCall: { name: 'run_shell_command', args: { command, description: 'Run the command' } } }]], 0),

@@ -58,7 +58,7 @@ export interface Dialect {
   isMain(path: string, body: any): boolean;
   /** The newest user text in a main request's body. */
   lastUserText(body: any): string | null;
-  /** The ids of the tool results in the newest input (a result not answered yet continues its turn). */
+  /** The ids of every tool result in the request (one not answered yet continues its turn). */
   toolResults(body: any): string[];
   /** Text spread over `chunks` parts (a streamed answer), ending the turn. */
   text(path: string, body: any, chunks: string[], delayMs: number): Reply;

@@ -2,10 +2,6 @@ import { type Dialect, type Reply, sse } from './mock-api.js';
 
 /** OpenAI's Responses API (POST /v1/responses, SSE), as Codex calls it. */
 
-function item(body: any, i: number): any {
-  return Array.isArray(body?.input) ? body.input[i < 0 ? body.input.length + i : i] : undefined;
-}
-
 function stream(items: ({ type: 'text'; parts: string[] } | { type: 'call'; name: string; args: unknown; id: string })[], delayMs: number): Reply {
   const parts: Reply['parts'] = [];
   const put = (data: any, d = 0) => parts.push({ delayMs: d, data: sse(data, data.type) });
@@ -47,10 +43,7 @@ export const openai: Dialect = {
     }
     return null;
   },
-  toolResults(body) {
-    const last = item(body, -1);
-    return /_output$/.test(String(last?.type ?? '')) ? [String(last.call_id)] : [];
-  },
+  toolResults: (body) => (Array.isArray(body?.input) ? body.input : []).filter((it: any) => /_output$/.test(String(it?.type ?? ''))).map((it: any) => String(it.call_id)),
   text: (_path, _body, chunks, delayMs) => stream([{ type: 'text', parts: chunks }], delayMs),
   shell(_path, body, command, seq) {
     const { name, args } = shellCall(body, command);
