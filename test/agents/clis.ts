@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { anthropic } from './anthropic.js';
@@ -111,11 +111,15 @@ export async function prepareAgent(name: AgentName, options: Partial<MockOptions
     readyText: more.readyText,
     async cleanup() {
       await mock.close();
-      // A CLI killed a moment ago may still be writing its backups: retried, never fatal.
-      try {
-        if (existsSync(root)) rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
-      } catch {
-        /* left in the temporary directory */
+      // A CLI killed a moment ago may still write on its way out (Claude Code's config backups,
+      // Codex's app-server state): removed again once they are done; never fatal.
+      for (const pause of [0, 2000]) {
+        await new Promise((r) => setTimeout(r, pause));
+        try {
+          rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+        } catch {
+          /* left in the temporary directory */
+        }
       }
     },
   };
