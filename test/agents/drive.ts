@@ -119,9 +119,10 @@ export class AgentSession {
     return { ...turn, end, cursor };
   }
 
-  /** `amux wait ID --until STATE --after EVENT`: the answer and when it came. */
-  async waitUntil(state: string, after: number, timeoutS = 60): Promise<{ code: number; result: any; at: number }> {
-    const r = await this.h.run(['wait', this.id, '--until', state, '--after', String(after), '--timeout', `${timeoutS}s`, '--json'], { timeoutMs: (timeoutS + 30) * 1000 });
+  /** `amux wait ID --until STATE --after EVENT` (without `--after` when null: a state that holds now answers): the answer and when it came. */
+  async waitUntil(state: string, after: number | null, timeoutS = 60): Promise<{ code: number; result: any; at: number }> {
+    const cursor = after === null ? [] : ['--after', String(after)];
+    const r = await this.h.run(['wait', this.id, '--until', state, ...cursor, '--timeout', `${timeoutS}s`, '--json'], { timeoutMs: (timeoutS + 30) * 1000 });
     const at = Date.now();
     return { code: r.code, result: r.stdout.trim() ? JSON.parse(r.stdout)[0] : null, at };
   }
