@@ -80,9 +80,10 @@ export function evidenceSuite(name: AgentName, todo: Partial<Record<Phase, strin
 
     test('turn end: idle after the turn, reading the terminal', opts(todo, 'turn end'), async (t) => {
       if (sess.skip()) return t.skip(sess.skip()!);
-      const r = await sess.get().record();
-      assert.equal(r.status, 'idle');
-      assert.match(r.reason, /reading the terminal|declared/);
+      const s = sess.get();
+      const w = await s.waitUntil('idle', null, 20);
+      assert.equal(w.code, 0, `not idle after the turn: ${JSON.stringify(await s.record())}`);
+      assert.match(w.result.reason, /reading the terminal|declared/);
     });
 
     test('tool run: working while the tool runs; wait --until idle --after RECEIPT returns after the turn', opts(todo, 'tool run'), async (t) => {
