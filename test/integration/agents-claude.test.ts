@@ -2,8 +2,9 @@ import { evidenceSuite, recipeSuite } from '../agents/phases.js';
 
 // Claude Code under amux, against a mock Anthropic API on 127.0.0.1 (ADR 0051; README "Agents").
 evidenceSuite('claude', {
-  // Its HTTP client reads on another thread while the main one waits on the terminal: amux says
-  // idle mid-stream now and then (1 of 5 streamed answers in the benchmark).
-  streaming: 'issue 30: needs h-evidence (a thread reading a socket with data arriving keeps the session working)',
+  // Open (issue 30): after a tool turn its HTTP thread keeps waking on its idle keep-alive
+  // connections, and ADR 0048's conversation rule counts those wake-ups as traffic, so the session
+  // stays `working (network)` until the server closes them (5 s here; a real API keeps them longer).
+  'tool run': 'issue 30: after a tool turn, working (network) until the API closes its idle connections (ADR 0048 counts wake-ups)',
 });
 recipeSuite('claude');
