@@ -6,7 +6,8 @@ import { evidenceSuite, recipeSuite } from '../agents/phases.js';
 // and the approval dialog's turn likewise.
 const announcedEarly = 'issue 30: Codex announces idle (OSC 7501) when its hidden title turn ends, mid-turn';
 evidenceSuite('codex', {
+  streaming: announcedEarly,
   'tool run': announcedEarly,
   'approval dialog': announcedEarly,
 });
-recipeSuite('codex');
+recipeSuite('codex', { declared: announcedEarly });
