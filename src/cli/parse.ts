@@ -12,7 +12,9 @@ export function timeOption(flag: string) {
   return (value: string) => {
     try {
       parseTimeRef(value, Date.now(), flag);
-    } catch {
+    } catch (err) {
+      // A duration past the longest keeps its own message (ADR 0054); anything else names the forms.
+      if (/the longest is/.test((err as Error).message)) throw err;
       throw new AmuxError('usage', `invalid ${flag} '${value}': give a duration before now (90s, 2h, 7d), an ISO time (2026-11-26T10:00:00Z) or epoch ms`);
     }
     return value;

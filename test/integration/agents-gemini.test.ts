@@ -7,6 +7,8 @@ import { evidenceSuite } from '../agents/phases.js';
 const open = 'issue 30: Gemini is not idle at its prompt under amux yet (start-up seen working (sleeping))';
 evidenceSuite('gemini', {
   'start-up': open,
+  // Submitted in 1 of 2 runs here (the prompt's send can run out of its wait while Gemini starts).
+  prompt: open,
   streaming: open,
   'turn end': open,
   'tool run': open,
