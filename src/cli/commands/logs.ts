@@ -43,7 +43,8 @@ export async function logsCommand(client: Client, ref: string, opts: LogsOptions
   if (!job && plainWhole(opts) && !/^[0-9a-f]{8}$/i.test(ref)) {
     // A name that restarted reads as all its runs (README "Restart"); an id is one run.
     const { session } = await client.sessions.inspect(target);
-    if (session.restartOf !== null && session.name === ref) {
+    // -f of a name whose policy may restart it follows into the next run too.
+    if (session.name === ref && (session.restartOf !== null || (opts.follow && session.restartPolicy !== null))) {
       return (require('./logs-runs.js') as typeof import('./logs-runs.js')).logsOfRuns(client, session, opts.follow === true);
     }
   }
