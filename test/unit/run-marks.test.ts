@@ -88,10 +88,13 @@ test('a look stands for the next while its processes sleep, and not once one has
   try {
     // Once bash waits for its sleep, and the sleep sleeps: a busy machine takes its time to get there.
     let first = readForeground(sh.pid!, true);
-    await until('bash waits for sleep, asleep', () => {
+    await until('bash waits for sleep, asleep, its run marks settled', () => {
+      const before = first?.marks?.marks.join('|');
       first = readForeground(sh.pid!, true);
       const stats = (first?.marks?.paths ?? []).map((p) => readFileSync(p.replace(/schedstat$/, 'stat'), 'utf8'));
-      return stats.length >= 2 && stats.some((st) => st.includes('(sleep) ')) && stats.every((st) => st.replace(/^.*\) /, '')[0] === 'S');
+      // The kernel adds a just-descheduled task's run time a moment later: two equal reads in a row.
+      return stats.length >= 2 && stats.some((st) => st.includes('(sleep) ')) && stats.every((st) => st.replace(/^.*\) /, '')[0] === 'S')
+        && first?.marks?.marks.join('|') === before;
     });
     assert.ok(first!.marks && first!.marks.paths.length >= 2, 'the shell and sleep are marked');
     const again = readForeground(sh.pid!, true, { pgid: first!.pgid, procs: new Map(), fg: first! });
