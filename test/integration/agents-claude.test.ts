@@ -1,10 +1,14 @@
 import { evidenceSuite, recipeSuite } from '../agents/phases.js';
 
 // Claude Code under amux, against a mock Anthropic API on 127.0.0.1 (ADR 0051; README "Agents").
+// Open (issue 30), each seen in a CI-like run of the merged build:
 evidenceSuite('claude', {
-  // Open (issue 30): after a tool turn its HTTP thread keeps waking on its idle keep-alive
-  // connections, and ADR 0048's conversation rule counts those wake-ups as traffic, so the session
-  // stays `working (network)` until the server closes them (5 s here; a real API keeps them longer).
+  // now and then `working (watching files)` at its prompt: a wait with an inotify watch ranks above the terminal
+  'start-up': 'issue 30: at its prompt sometimes working (watching files), an inotify watch beside the terminal',
+  // still idle mid-stream now and then (2 s before the last byte in 1 run): ADR 0048's thread rule does not always see the stream
+  streaming: 'issue 30: idle mid-stream now and then (the HTTP thread is not always seen receiving)',
+  // after a tool turn its HTTP thread keeps waking on idle keep-alive connections, which ADR 0048
+  // counts as traffic: `working (network)` until the server closes them (5 s here; longer on a real API)
   'tool run': 'issue 30: after a tool turn, working (network) until the API closes its idle connections (ADR 0048 counts wake-ups)',
 });
 recipeSuite('claude');
