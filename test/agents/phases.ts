@@ -26,19 +26,31 @@ function sessionOf(name: AgentName, recipe: Recipe): { get: () => AgentSession; 
   let why: string | null = null;
   let h: AmuxHome | null = null;
   let agent: Agent | null = null;
+  // A start that fails is each test's failure (a todo phase's too, reported as such), not the hook's.
+  let startError: unknown = null;
   before(async () => {
     why = installAgentClis();
     if (why) return;
     h = new AmuxHome();
-    agent = await prepareAgent(name, { streamMs: 2500 }, recipe);
-    s = new AgentSession(h, agent);
-    await s.start();
+    try {
+      agent = await prepareAgent(name, { streamMs: 2500 }, recipe);
+      s = new AgentSession(h, agent);
+      await s.start();
+    } catch (err) {
+      startError = err;
+    }
   });
   after(async () => {
     await h?.cleanup();
     await agent?.cleanup();
   });
-  return { get: () => s!, skip: () => why };
+  return {
+    get: () => {
+      if (startError) throw startError;
+      return s!;
+    },
+    skip: () => why,
+  };
 }
 
 /** The phases as amux's own evidence sees them (no hooks; the CLI's notification settings on). */
