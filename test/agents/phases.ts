@@ -66,7 +66,8 @@ export function evidenceSuite(name: AgentName, todo: Partial<Record<Phase, strin
       assert.equal(w.code, 0, `never idle at the prompt: ${JSON.stringify(await s.record())}`);
       const r = await s.record();
       assert.equal(r.status, 'idle');
-      assert.equal(r.reason, 'reading the terminal');
+      // By evidence, or by the program's own announcement (Codex's OSC 7501 `idle`, ADR 0049).
+      assert.match(r.reason, /^reading the terminal$|^declared: /);
       assert.equal(r.attention, null);
     });
 

@@ -7,6 +7,7 @@ import { evidenceSuite, recipeSuite } from '../agents/phases.js';
 const announcedEarly = 'issue 30: Codex announces idle (OSC 7501) when its hidden title turn ends, mid-turn';
 evidenceSuite('codex', {
   streaming: announcedEarly,
+  'turn end': announcedEarly,
   'tool run': announcedEarly,
   'approval dialog': announcedEarly,
 });
