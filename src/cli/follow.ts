@@ -1,5 +1,6 @@
 import type { Stream } from '../client/client.js';
-import { CrlfToLf } from '../core/log-render.js';
+import { StringDecoder } from 'node:string_decoder';
+import { CrlfToLf, PlainRenderer } from '../core/log-render.js';
 import type { InterruptForwarder } from './interrupt.js';
 
 /**
@@ -21,4 +22,16 @@ export async function pipeFollowed(res: Stream, sigint: InterruptForwarder, toLf
   const tail = crlf?.end();
   if (tail?.length) await sink(tail);
   return true;
+}
+
+/** A followed log stream as plain text, each piece as it comes (`logs -f`, `-f -t`, `logs -f NAME`). */
+export async function* plainPieces(res: AsyncIterable<Buffer>): AsyncGenerator<string> {
+  const decoder = new StringDecoder('utf8');
+  const renderer = new PlainRenderer();
+  for await (const chunk of res) {
+    const text = renderer.push(decoder.write(chunk));
+    if (text) yield text;
+  }
+  const tail = renderer.push(decoder.end()) + renderer.end();
+  if (tail) yield tail;
 }

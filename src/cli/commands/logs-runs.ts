@@ -1,12 +1,12 @@
 import type { Client } from '../../client/client.js';
 import { readBody } from '../../client/http.js';
-import { PlainRenderer, renderPlain } from '../../core/log-render.js';
+import { renderPlain } from '../../core/log-render.js';
+import { plainPieces } from '../follow.js';
 import { isTerminal } from '../../core/status.js';
 import { toAmuxError } from '../../errors.js';
 import { nextOfChain } from '../stack/chain.js';
 import type { SessionView } from '../../protocol/sessions.js';
 import { writeOut } from '../output.js';
-import { StringDecoder } from 'node:string_decoder';
 
 /** How many earlier runs `logs NAME` reads back (the daemon keeps as many; README "Restart"). */
 const RUNS_BACK = 10;
@@ -63,11 +63,5 @@ async function runText(client: Client, id: string): Promise<string | null> {
 
 async function followRun(client: Client, id: string): Promise<void> {
   const res = await client.sessions.logs(id, { follow: true });
-  const decoder = new StringDecoder('utf8');
-  const renderer = new PlainRenderer();
-  for await (const chunk of res) {
-    const text = renderer.push(decoder.write(chunk));
-    if (text) await writeOut(text);
-  }
-  await writeOut(renderer.push(decoder.end()) + renderer.end());
+  for await (const text of plainPieces(res)) await writeOut(text);
 }

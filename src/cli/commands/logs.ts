@@ -1,7 +1,7 @@
 import { isUtf8 } from 'node:buffer';
-import { StringDecoder } from 'node:string_decoder';
 import { parseJobId } from '../../core/ids.js';
-import { PlainRenderer, renderPlain, tailLines } from '../../core/log-render.js';
+import { renderPlain, tailLines } from '../../core/log-render.js';
+import { plainPieces } from '../follow.js';
 import { AmuxError, EXIT } from '../../errors.js';
 import { isTerminal } from '../../core/status.js';
 import type { Client } from '../../client/client.js';
@@ -66,16 +66,8 @@ export async function logsCommand(client: Client, ref: string, opts: LogsOptions
   }
 
   const res = await client.sessions.logs(target, { ...q, follow: true });
-  const decoder = new StringDecoder('utf8');
-  const renderer = new PlainRenderer();
-  for await (const chunk of res) {
-    if (opts.raw) await writeOut(chunk);
-    else {
-      const text = renderer.push(decoder.write(chunk));
-      if (text) await writeOut(text);
-    }
-  }
-  if (!opts.raw) await writeOut(renderer.push(decoder.end()) + renderer.end());
+  if (opts.raw) for await (const chunk of res) await writeOut(chunk);
+  else for await (const text of plainPieces(res)) await writeOut(text);
   return job ? jobFollowEnded(client, `job-${job.sessionId}-${job.seq}`) : followEnded(client, target);
 }
 
@@ -195,8 +187,6 @@ async function stampedLogs(client: Client, target: string, job: boolean, opts: L
   await writeOut(shown.map((l) => stamped(l.at ?? now, l.text)).join(''));
   if (!opts.follow) return 0;
   const res = await client.sessions.logs(target, { sinceOffset: nextOffset, follow: true });
-  const decoder = new StringDecoder('utf8');
-  const renderer = new PlainRenderer();
   let partial = '';
   const push = async (text: string, end: boolean) => {
     const parts = (partial + text).split('\n');
@@ -205,8 +195,8 @@ async function stampedLogs(client: Client, target: string, job: boolean, opts: L
     const at = new Date().toISOString();
     if (parts.length) await writeOut(parts.map((t) => stamped(at, t)).join(''));
   };
-  for await (const chunk of res) await push(renderer.push(decoder.write(chunk)), false);
-  await push(renderer.push(decoder.end()) + renderer.end(), true);
+  for await (const text of plainPieces(res)) await push(text, false);
+  await push('', true);
   return followEnded(client, target);
 }
 
