@@ -3,6 +3,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { readdirSync, readlinkSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { after, before } from 'node:test';
 import { BIN, sleep, type AmuxHome } from './amux.js';
 
 /** How many sockets the process holds (its daemon connections, besides none at rest). */
@@ -42,6 +43,18 @@ export async function connect(h: AmuxHome, env: Record<string, string> = {}, spa
   // The tools' output schemas are known from here on: the SDK checks every result against them.
   await client.listTools();
   return client;
+}
+
+/** A client of `amux mcp` for the tests of a describe block: connected before them (handed to `use`), closed after. */
+export function clientFor(h: AmuxHome, use: (c: Client) => void): void {
+  let c: Client | undefined;
+  before(async () => {
+    c = await connect(h);
+    use(c);
+  });
+  after(async () => {
+    await c?.close();
+  });
 }
 
 /** Puts each output text back where its `textIn` points (README "Agents": the bulk is sent once, in a content block of its own). */

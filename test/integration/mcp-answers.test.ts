@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { amuxHome } from '../helpers/amux.js';
-import { call, callFailure, connect, idleShell, RawMcp } from '../helpers/mcp.js';
+import { call, callFailure, connect, idleShell, RawMcp, clientFor } from '../helpers/mcp.js';
 
 /*
  * Answers that never waste a budget and speak MCP (issue 34): a prompt answers at once, up tells
@@ -15,12 +15,7 @@ import { call, callFailure, connect, idleShell, RawMcp } from '../helpers/mcp.js
 describe('a command that waits for input answers at once (done: false, what the screen asks)', () => {
   const h = amuxHome({ after });
   let c: Client;
-  before(async () => {
-    c = await connect(h);
-  });
-  after(async () => {
-    await c?.close();
-  });
+  clientFor(h, (client) => (c = client));
 
   test('run {wait: true} on read -p: done: false with the prompt, well inside a long budget; send answers it', async () => {
     const r = await call(c, 'run', { command: "read -p 'Your name? ' n; echo hello-$n", wait: true, budgetMs: 90_000 });

@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { unitEnd } from '../../src/core/page-bounds.js';
 import { amuxHome } from '../helpers/amux.js';
-import { call, connect, idleShell } from '../helpers/mcp.js';
+import { call, connect, idleShell, clientFor } from '../helpers/mcp.js';
 
 /*
  * Paging output never stops early and never shows amux's plumbing (issue 34, ADR 0052): one rule
@@ -32,12 +32,7 @@ async function pageAll(c: Client, target: string, args: Record<string, unknown> 
 describe('read_output pages until the end, whatever the bytes', () => {
   const h = amuxHome({ after });
   let c: Client;
-  before(async () => {
-    c = await connect(h);
-  });
-  after(async () => {
-    await c?.close();
-  });
+  clientFor(h, (client) => (c = client));
 
   /** A command session's whole output, once written to its log. */
   async function finished(command: string): Promise<{ id: string; whole: Buffer }> {

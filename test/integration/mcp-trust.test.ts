@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
-import { after, before, describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { unitEnd } from '../../src/core/page-bounds.js';
 import { amuxHome, BIN, sleep } from '../helpers/amux.js';
-import { call, callFailure, connect, idleShell, mcpEnv, sockets, until } from '../helpers/mcp.js';
+import { call, callFailure, connect, idleShell, mcpEnv, sockets, until, clientFor } from '../helpers/mcp.js';
 
 /*
  * What one MCP client (or a careless agent) does must not end, stall or fool `amux mcp`: issue 21's
@@ -15,12 +15,7 @@ import { call, callFailure, connect, idleShell, mcpEnv, sockets, until } from '.
 describe('amux mcp under careless clients', () => {
   const h = amuxHome({ after });
   let c: Client;
-  before(async () => {
-    c = await connect(h);
-  });
-  after(async () => {
-    await c?.close();
-  });
+  clientFor(h, (client) => (c = client));
 
   test('exec with stdin to a command that does not read it answers, and the server lives on', async () => {
     const id = await idleShell(c);
