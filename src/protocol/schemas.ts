@@ -81,6 +81,7 @@ const declareState = z.object({
   state: z.enum(DECLARED_STATES, `must be ${DECLARED_STATES.join(', ')}`),
   message: z.string().max(MAX_DECLARED_MESSAGE, `must be at most ${MAX_DECLARED_MESSAGE} characters`).optional(),
   ttlMs: duration.optional(),
+  scope: z.enum(['program', 'session'], 'must be program or session').optional(),
 }).strict() satisfies z.ZodType<DeclareStateRequest>;
 
 const kill = z.object({

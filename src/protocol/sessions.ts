@@ -83,6 +83,12 @@ export interface DeclareStateRequest {
   message?: string;
   /** The declaration lapses after this long: ms, or a duration text. */
   ttlMs?: number | string;
+  /**
+   * Whose declaration it is: `program` (default), the program in the session's terminal when it
+   * is made, whose end ends it; `session`, the session's command, whose end ends it (`amux state`
+   * sends it when it is itself the terminal's foreground job: a one-line `run -- 'amux state …; …'`).
+   */
+  scope?: 'program' | 'session';
 }
 
 /**

@@ -192,7 +192,7 @@ export function addSessionCommands(program: Command, { setExit, client, router, 
     .option('--ttl <dur>', 'the declaration lapses after this long (then what amux sees decides again)', durationOption('--ttl'))
     .addOption(hinted(new Option('--session <id>', 'the session to declare for, outside a session (default: AMUX_SESSION_ID)'), { kind: 'sessions' }))
     .option('--json', 'print the session as JSON')
-    .addHelpText('after', '\nOutside a session without --session: exit 2. A program that writes OSC 7501 (Codex) declares the same way by itself: see README "Statuses".')
+    .addHelpText('after', `\nThe declaration is the program's that runs in the session's terminal: its end ends it. Run as a step of the session's own command line (run -- 'amux state working; make'), it is the session command's, and ends with it.\nOutside a session without --session: exit 2. A program that writes OSC 7501 (Codex) declares the same way by itself: see README "Statuses".`)
     .addHelpText('after', examples(
       ["amux state waiting -m 'approve: edit src/x.ts?'", 'idle, with attention; amux wait --until waiting returns'],
       ['amux state ready', 'idle: the turn is done (send --when ready types now)'],

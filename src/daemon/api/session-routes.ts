@@ -120,7 +120,7 @@ export function registerSessionRoutes(r: Router, engine: Engine): void {
       await monitor.ensureFresh();
     }
     const done = await sendInput(ctx, s.id, input, abort.signal);
-    return { delivered: true, submitted: done.submitted, offset: done.offset, eventId: done.eventId, heldMs: done.heldMs, pasted: done.pasted, session: sessionView(done.session) };
+    return { delivered: true, submitted: done.submitted, offset: done.offset, eventId: done.eventId, heldMs: done.heldMs, pasted: done.pasted, session: sessionView(done.session, Date.now(), ctx.runtime.get(done.session.id)) };
   });
 
   r.on(ROUTES.restartSession, async (q): Promise<SessionView> => {
@@ -131,7 +131,8 @@ export function registerSessionRoutes(r: Router, engine: Engine): void {
 
   r.on(ROUTES.renameSession, async (q): Promise<SessionView> => {
     const s = resolveSession(ctx, q.params.ref!);
-    return sessionView(renameSession(ctx, s.id, ((await q.body()) as { name: string | null }).name));
+    const renamed = renameSession(ctx, s.id, ((await q.body()) as { name: string | null }).name);
+    return sessionView(renamed, Date.now(), ctx.runtime.get(renamed.id));
   });
 
   r.on(ROUTES.declareState, async (q): Promise<SessionView> => {

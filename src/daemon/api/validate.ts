@@ -111,7 +111,7 @@ export function parseDeclare(body: unknown): Declare {
   if (message !== null && /[\u0000-\u001f\u007f-\u009f]/.test(message)) {
     throw new AmuxError('invalid_argument', 'the message must not contain control characters or escape sequences (newlines, tabs, ESC); give plain text');
   }
-  return { state: req.state, message, ttlMs: limit(req.ttlMs, 'ttl') };
+  return { state: req.state, message, ttlMs: limit(req.ttlMs, 'ttl'), scope: req.scope ?? 'program' };
 }
 
 /** `POST …/kill`: the signal (default TERM) and the grace before SIGKILL (default 5 s). */

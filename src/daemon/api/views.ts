@@ -64,8 +64,17 @@ export function sessionView(s: SessionRecord, now = Date.now(), live?: Live): Se
   };
 }
 
+/**
+ * The reason a session's view gives (below): what `wait --json` answers too, so that a wait and
+ * `ps` never disagree on why (README "Statuses").
+ */
+export function viewReason(s: SessionRecord, now = Date.now(), live?: Live): string | null {
+  const running = !isTerminal(s.status) && s.status !== 'pending';
+  return reasonOf(s, running, running && activeDeclaration(s, now) !== null, now, live);
+}
+
 /** What the monitor saw at its last look at a running session (its runtime). */
-interface Live {
+export interface Live {
   reason?: string;
   reasonStatus?: string;
   foreground?: string | null;

@@ -15,8 +15,11 @@ import { applyDecision } from './transitions.js';
  * (`--until attention|waiting|ready`) look again.
  */
 
-/** Why an attention or a declaration ended (`cleared`: the program's OSC 7501 `state=clear`). */
-export type EndedBy = 'input' | 'output' | 'ttl' | 'program ended' | 'declared' | 'cleared';
+/**
+ * Why an attention or a declaration ended (`cleared`: the program's OSC 7501 `state=clear`;
+ * `session ended`: the session ended with it in force).
+ */
+export type EndedBy = 'input' | 'output' | 'ttl' | 'program ended' | 'session ended' | 'declared' | 'cleared';
 
 function write(ctx: DaemonContext, s: SessionRecord, patch: Partial<SessionRecord>, type: string, data: Record<string, unknown>, now: number): SessionRecord {
   ctx.store.tx(() => {
@@ -67,6 +70,8 @@ export interface Declare {
   state: DeclaredState;
   message: string | null;
   ttlMs: number | null;
+  /** `session`: the declaration is the session command's, not the foreground program's (see DeclareStateRequest). */
+  scope?: 'program' | 'session';
 }
 
 /** How a declaration was made: who made it, the process group whose end ends it, the attention a `waiting` raises. */
@@ -83,7 +88,7 @@ export interface DeclaredBy {
  */
 export function declareState(ctx: DaemonContext, id: string, d: Declare, now = Date.now()): SessionRecord {
   const s = runningSession(ctx, id, 'state');
-  const pgid = s.pid ? terminalForeground(s.pid) : null;
+  const pgid = d.scope !== 'session' && s.pid ? terminalForeground(s.pid) : null;
   return declare(ctx, s, d, { source: 'command', pgid, attention: { source: 'declared', title: null, message: d.message } }, now);
 }
 

@@ -11,6 +11,9 @@ import { mainExit } from '../output/exit-files.js';
 import { withSessionLock } from './lock.js';
 import { applyDecision } from './transitions.js';
 
+/** How long the shell has to write its command's exit once the command's processes are gone, before it is signalled too. */
+const SHELL_AFTER_MS = 250;
+
 /** How a kill ends a session: `amux kill` stops it; a timeout expires it (ADR 0010). */
 export interface KillOutcome {
   status: 'stopped' | 'expired';
@@ -41,17 +44,40 @@ export function killSession(
       return applyDecision(ctx, s, { status: outcome.status, reason: outcome.reason ?? 'killed while pending', error: outcome.error ?? 'stopped before it started' });
     }
     // Every process of the session, and the shell: a command that is a loop of the shell itself
-    // ends with it (the rcfile's TERM trap). Survivors of the grace get SIGKILL, except the shell,
-    // which closing the tmux session hangs up.
+    // ends with it (the rcfile's TERM trap). The command's processes first: a shell signalled with
+    // them dies before it writes the command's own exit (a server that answers TERM with exit 0),
+    // which ADR 0016 names in the reason; the shell once they are gone and it wrote nothing, or at
+    // once when the command has no process of its own. Survivors of the grace get SIGKILL, except
+    // the shell, which closing the tmux session hangs up.
     const shell = s.pid;
     const pids = sessionProcesses(shell);
     let survivors: number[] = [];
+    let shellSignal: NodeJS.Signals | null = null;
+    let goneSince: number | null = null;
+    // With what it started meanwhile (a shell loop's next step), whose end runs its TERM trap.
+    const signalShell = (sig: NodeJS.Signals) => {
+      if (!shell) return;
+      const now = [...sessionProcesses(shell), shell];
+      signalAll(now, sig);
+      if (s.status === 'paused') signalAll(now, 'SIGCONT');
+    };
     const { endedBy } = await terminate({
       signal: (sig) => {
         if (sig === 'SIGKILL') return signalAll(survivors, 'SIGKILL');
-        signalAll([...pids, ...(shell ? [shell] : [])], sig);
+        signalAll(pids, sig);
         // Stopped processes act on the signal only once continued; the shell last (see pauseSession).
-        if (s.status === 'paused') signalAll([...pids, ...(shell ? [shell] : [])], 'SIGCONT');
+        if (s.status === 'paused') signalAll(pids, 'SIGCONT');
+        if (pids.length === 0) signalShell(sig);
+        else shellSignal = sig;
+      },
+      poll: () => {
+        if (shellSignal === null) return;
+        if (mainExit(ctx, s) !== null) return void (shellSignal = null);
+        if (pids.some(isAlive)) return;
+        goneSince ??= Date.now();
+        if (Date.now() - goneSince < SHELL_AFTER_MS) return;
+        signalShell(shellSignal);
+        shellSignal = null;
       },
       // Ended: nothing of it runs (what it forked meanwhile included), and its shell is gone or no
       // longer runs the main command (a shell at its prompt ignores INT: it need not die).

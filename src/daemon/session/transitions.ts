@@ -7,6 +7,7 @@ import { isTerminal } from '../../core/status.js';
 import { runtimeOf, type DaemonContext } from '../context.js';
 import { AmuxError, toAmuxError } from '../../errors.js';
 import { finishMainJob } from '../job/main-job.js';
+import type { EndedBy } from './attention.js';
 import { exitTime, mainExit } from '../output/exit-files.js';
 
 /**
@@ -66,8 +67,21 @@ function writeDecision(ctx: DaemonContext, s: SessionRecord, d: Decision, patch:
       data: { from: s.status, to: d.status, reason: d.reason, ...(d.error ? { error: d.error } : {}) },
       createdAt: now,
     });
-    if (isTerminal(d.status)) finishMainJob(ctx, s, d, now);
+    if (isTerminal(d.status)) {
+      finishMainJob(ctx, s, d, now);
+      endedWithSession(ctx, s, now);
+    }
   });
+}
+
+/**
+ * What the program asked for ends with its session (ADR 0034), each with its event, as when its
+ * program ends first: a wait or an MCP subscriber hears `declaration_ended` and `attention_cleared`.
+ */
+function endedWithSession(ctx: DaemonContext, s: SessionRecord, now: number): void {
+  const why: EndedBy = 'session ended';
+  if (s.declaredState !== null) ctx.store.addEvent({ sessionId: s.id, jobId: null, type: 'declaration_ended', data: { state: s.declaredState, why }, createdAt: now });
+  if (s.attentionAt !== null) ctx.store.addEvent({ sessionId: s.id, jobId: null, type: 'attention_cleared', data: { by: why, source: s.attentionSource }, createdAt: now });
 }
 
 /** The end of a session whose main command exited with `code`, at the time its shell wrote it. */

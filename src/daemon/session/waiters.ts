@@ -10,6 +10,7 @@ import { findEvent, lastEventId } from '../../store/history.js';
 import type { DaemonContext } from '../context.js';
 import { logBytes } from '../output/log-size.js';
 import { settleLog } from '../output/log-stream.js';
+import { viewReason } from '../api/views.js';
 import { OutputWatch } from './output-watch.js';
 import type { Target } from './refs.js';
 
@@ -102,7 +103,7 @@ class TargetWatch {
       s = ctx.store.getSession(target.id) as SessionRecord;
     }
     const r: WaitResult = {
-      id: s.id, status: s.status, exitCode: s.exitCode, signal: s.signal, error: s.error, reason: s.reason,
+      id: s.id, status: s.status, exitCode: s.exitCode, signal: s.signal, error: s.error, reason: viewReason(s, Date.now(), ctx.runtime.get(s.id)),
       reached, event: eventOf(event), match, logOffset: s.removedAt ? s.logBytes : logBytes(ctx, s),
     };
     return { r, done: reached || isTerminal(s.status) };
