@@ -1,5 +1,5 @@
 /**
- * A/B benchmark (README "Performance"): two built amux trees in one run, interleaved. A is
+ * A/B benchmark (scripts/PERFORMANCE.md): two built amux trees in one run, interleaved. A is
  * `--baseline DIR`, B this tree (or `--candidate DIR`); every round samples A, a second copy of A
  * (A') and B, so a refactor can show that no row got worse beyond the noise of A against A'.
  * Both trees are driven only through their bin/amux and their daemon's socket, never through

@@ -13,7 +13,7 @@
  *   - attention latency: from the last byte of the answer asking for approval to the first
  *     `attention` event (or declared `waiting`);
  *   - spurious flips: `state_changed` events at the idle prompt over the window.
- * Modes: `evidence` (the CLI's notification settings only), `recipe` (the README's hooks or
+ * Modes: `evidence` (the CLI's notification settings only), `recipe` (src/guides/agents.md's hooks or
  * notify as well: Claude Code, Codex). BENCH_AGENTS (claude,codex,gemini) and BENCH_AGENTS_MODES
  * (evidence,recipe) choose.
  */

@@ -1,5 +1,5 @@
 /**
- * The benchmarks of README "Performance": prints machine facts, a table of medians/p90 as ratios against floors measured
+ * The benchmarks of scripts/PERFORMANCE.md: prints machine facts, a table of medians/p90 as ratios against floors measured
  * in the same run, and one `BENCH_JSON {…}` line. A benchmark, not a test: slow numbers are
  * reported as "NOT MET", never as a failing exit code. Sizes: BENCH_SESSIONS (100), BENCH_BIG
  * (1000), BENCH_RUNS (15; the daemon job round trip takes twice as many), BENCH_CONCURRENCY (8,
@@ -52,7 +52,7 @@ async function phase(name: string, fn: () => Promise<void>): Promise<void> {
   }
 }
 
-/** README "Performance": 25 ms up to 100 sessions, 250 ms up to 1000; beyond, scaled at 0.25 ms/session. */
+/** scripts/PERFORMANCE.md: 25 ms up to 100 sessions, 250 ms up to 1000; beyond, scaled at 0.25 ms/session. */
 const refreshLimitMs = (n: number) => (n <= 100 ? 25 : n <= 1000 ? 250 : n * 0.25);
 
 function refreshRows(label: string, r: RefreshStats): Row[] {
@@ -69,7 +69,7 @@ const BURST = envInt('BENCH_BURST', 50);
 
 async function main(): Promise<void> {
   const facts = machineFacts();
-  process.stdout.write(`amux benchmark (README "Performance") — ${facts.date}\n`);
+  process.stdout.write(`amux benchmark (scripts/PERFORMANCE.md) — ${facts.date}\n`);
   process.stdout.write(`machine: ${facts.nproc} CPU × ${facts.cpu}, ${facts.memGb} GiB, ${facts.kernel}, load ${facts.loadavg.join(' ')}\n`);
   process.stdout.write(`software: node ${facts.node}, ${facts.tmux}\n`);
   process.stdout.write(`sizes: ${JSON.stringify(sizes)}; children run without NODE_EXTRA_CA_CERTS\n\n`);

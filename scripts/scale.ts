@@ -1,5 +1,5 @@
 /**
- * Scale bench (issue "a fleet of workers on one host"; README "Performance"; run on demand):
+ * Scale bench (issue "a fleet of workers on one host"; scripts/PERFORMANCE.md; run on demand):
  * SCALE_LIVE live sessions (half `sleep 3000`, half idle shells), then, each beside its floor
  * measured in the same run: the daemon's CPU with nobody calling, its RSS, a churn of
  * SCALE_LOOPS loops of `amux run -w --rm` for SCALE_CHURN_S seconds against the same loops doing

@@ -1,5 +1,5 @@
 /**
- * Soak (run on demand, not in CI; README "Performance"): SOAK_SESSIONS sessions (500) for
+ * Soak (run on demand, not in CI; scripts/PERFORMANCE.md): SOAK_SESSIONS sessions (500) for
  * SOAK_MINUTES (10): a third print all the time, a third sit idle at a prompt, a third start and
  * end over and over (through the typed client), while `ps`, `wait` and `logs -f` CLIs run. Reports daemon RSS over time and
  * `ps` latency (p50, p99), and checks that every exit code, and every byte of the followed and

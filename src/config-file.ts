@@ -4,7 +4,7 @@ import { readHomeFile, writeHomeFile } from './home.js';
 import { ensureDir, type AmuxPaths } from './paths.js';
 
 /**
- * AMUX_HOME/config.json (README "Configuration"): the daemon's settings and the CLI's contexts in
+ * AMUX_HOME/config.json (src/guides/configuration.md): the daemon's settings and the CLI's contexts in
  * one JSON object. Read and written here only, by the daemon (`amux config set`) and the CLI
  * (`amux context`).
  */

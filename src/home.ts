@@ -65,7 +65,7 @@ function checkDir(path: string, st: Stats, uid: number): void {
 }
 
 /**
- * Refuses a home someone else controls (README "Configuration", ADR 0001): the home and the
+ * Refuses a home someone else controls (src/guides/configuration.md, ADR 0001): the home and the
  * directories in it must be owned by this user and not writable by group or others, and no entry
  * amux uses may be a symbolic link. Checked before a daemon starts (by the CLI that launches it,
  * and by the daemon itself); with the home safe, nobody else can place anything in it afterwards.

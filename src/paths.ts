@@ -2,7 +2,7 @@ import { existsSync, lstatSync, mkdirSync, realpathSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { AmuxError } from './errors.js';
 
-/** Where everything of one amux installation lives (README "Configuration": AMUX_HOME). */
+/** Where everything of one amux installation lives (src/guides/configuration.md: AMUX_HOME). */
 export interface AmuxPaths {
   home: string;
   socket: string;

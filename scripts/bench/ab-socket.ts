@@ -1,12 +1,12 @@
 import { request } from 'node:http';
 
 /**
- * A tiny client for the daemon's HTTP API over its Unix socket (README "API"), written here
+ * A tiny client for the daemon's HTTP API over its Unix socket (src/guides/api.md), written here
  * rather than imported from src/client so that the A/B bench depends on neither tree's source:
  * both trees speak the same API, whatever their src/ layout.
  */
 
-/** Frame types of a job stream (README "API": docker's 8-byte header, then the payload). */
+/** Frame types of a job stream (src/guides/api.md: docker's 8-byte header, then the payload). */
 const FRAME_END = 3;
 
 interface Frame {

@@ -15,7 +15,7 @@ export interface AgentsResult {
 }
 
 /**
- * README "Agents" figures, on the daemon of `h`:
+ * src/guides/agents.md figures, on the daemon of `h`:
  * - an MCP `exec` round trip against the CLI's, `runs` each, interleaved, in one shell session;
  * - `n` sessions run `sleep 1; echo T=<ms>; read x` with `amux wait ID --until idle` spawned right
  *   after the start: latency = the wait's exit (measured here) minus T (stamped by the session).

@@ -10,7 +10,7 @@ async function burst(n: number, argv: (i: number) => readonly string[], env: Nod
 }
 
 /**
- * A burst, as CI and agents start workers (README "Performance"): `n` `amux run -- true` at once
+ * A burst, as CI and agents start workers (scripts/PERFORMANCE.md): `n` `amux run -- true` at once
  * against a warm daemon, next to its floor measured in the same loop: `n` at once of what a run
  * needs at the least, a node start and a tmux session (`node -e 0 && tmux new-session -d`).
  * Rounds alternate the two.

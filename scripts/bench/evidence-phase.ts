@@ -21,7 +21,7 @@ interface EventLine {
 }
 
 /**
- * The status targets of README "Statuses" (ADR 0015), on the daemon of `h`:
+ * The status targets of src/guides/statuses.md (ADR 0015), on the daemon of `h`:
  * - idle latency: `n` sessions run `sleep 1; read x` (the shell itself reads the terminal from
  *   startedAt + ~1 s); latency = the `idle` event's stamp minus (startedAt + 1000 + the time
  *   `sleep 1` took past 1 s, which the session's own `date` stamps measure);

@@ -15,7 +15,7 @@ export interface IdleProgramsResult {
   idleWhileRunning: number;
 }
 
-/** Programs that wait for the terminal, with and without a time limit (README "Statuses"). */
+/** Programs that wait for the terminal, with and without a time limit (src/guides/statuses.md). */
 const PROGRAMS: Record<string, string> = {
   'python3 REPL': 'python3',
   'node REPL (timed epoll)': 'node',
@@ -68,7 +68,7 @@ function allAsleep(shell: number): boolean | null {
 }
 
 /**
- * Time to idle after a program starts waiting for the terminal (README "Performance", ADR 0015):
+ * Time to idle after a program starts waiting for the terminal (scripts/PERFORMANCE.md, ADR 0015):
  * each program of PROGRAMS is started as a session; the bench polls /proc every 20 ms and takes
  * the start of the span of sleep of all the foreground's threads that its first `idle` event falls
  * in; the latency is the event minus that start. An event outside every such span is counted

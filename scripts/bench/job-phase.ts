@@ -35,7 +35,7 @@ async function timeStreamedJob(socketPath: string, shell: string): Promise<{ ms:
 
 /**
  * Times one background job (no stream): the answer carries the job as started, with its pid.
- * README says 201; the daemon currently answers 200 (sendJson overrides the route's statusCode),
+ * src/guides/api.md says 201; the daemon currently answers 200 (sendJson overrides the route's statusCode),
  * so 200 or 201 is taken, and the status seen is kept in the raw results.
  */
 async function timeBackgroundJob(socketPath: string, shell: string): Promise<{ ms: number; job: JobView; status: number }> {

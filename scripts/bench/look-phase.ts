@@ -61,7 +61,7 @@ async function beforeLook(dist: string, home: string): Promise<LookFn> {
 }
 
 /**
- * The cost of one look at `n` working sessions (README "Performance"; ADR 0015): the daemon's
+ * The cost of one look at `n` working sessions (scripts/PERFORMANCE.md; ADR 0015): the daemon's
  * quick look does this every 250 ms. Measured in this process on the sessions of `h`, `rounds`
  * times, alternating with the code of `beforeDist` when given, so that both see the same load.
  */

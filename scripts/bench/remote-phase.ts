@@ -3,7 +3,7 @@ import type { BenchHome } from './homes.js';
 import { interleaved, runOk, stats } from './measure.js';
 
 /**
- * README "Remote hosts": `amux --host ssh://127.0.0.1:PORT ps` against a private sshd (the test
+ * src/guides/remote.md: `amux --host ssh://127.0.0.1:PORT ps` against a private sshd (the test
  * harness's, test/helpers/sshd.ts) whose far side is a second home on this machine, next to a
  * local `amux ps`: warm (the master connection up, both daemons running) and cold (each sample
  * after the master connection was closed: a full SSH handshake, the far daemon already running).

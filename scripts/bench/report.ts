@@ -1,6 +1,6 @@
 import type { Stats } from './measure.js';
 
-/** One line of the report; `met` is undefined for context rows that carry no goal of README "Performance". */
+/** One line of the report; `met` is undefined for context rows that carry no goal of scripts/PERFORMANCE.md. */
 export interface Row {
   metric: string;
   median: string;

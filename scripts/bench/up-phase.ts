@@ -5,7 +5,7 @@ import type { SessionView } from '../../src/protocol/sessions.js';
 import type { BenchHome } from './homes.js';
 import { stats, type Stats } from './measure.js';
 
-/** The five-session example of README "Stacks", as the integration test runs it. */
+/** The five-session example of src/guides/stacks.md, as the integration test runs it. */
 const DEMO = join(__dirname, '..', '..', '..', 'test', 'fixtures', 'stacks', 'demo');
 
 export interface UpStats {
@@ -25,8 +25,7 @@ export interface UpStats {
 }
 
 /**
- * `up -d` of the demo stack against the time its sessions take to be ready (issue 23; README
- * "Stacks"). A session's readiness time is what it takes once created: for a `ready` probe, the
+ * `up -d` of the demo stack against the time its sessions take to be ready (issue 23; src/guides/stacks.md). A session's readiness time is what it takes once created: for a `ready` probe, the
  * time `up` reports (`KEY ready (N ms)`: from its creation to the probe passing); for a session a
  * dependent needs `completed`, its run (startedAt to endedAt, daemon clock); otherwise 0 (ready
  * once started). The sum over sessions is the issue's floor; since independent sessions come up at

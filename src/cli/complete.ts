@@ -116,7 +116,7 @@ async function values(hint: Hint | undefined, cur: string, ids: IdSource, prefix
     case 'contexts':
       return { directive: '-', candidates: ids.contexts().filter((c) => c.startsWith(cur)).map((c) => ({ value: `${prefix}${c}` })) };
     case 'sessions': {
-      // HOST:ID (README "Remote hosts"): the sessions of `local:` are this daemon's; another host's would
+      // HOST:ID (src/guides/remote.md): the sessions of `local:` are this daemon's; another host's would
       // need an SSH round trip, too slow for a keystroke, so its ids are not offered.
       const colon = cur.indexOf(':');
       if (colon > 0) {

@@ -5,7 +5,7 @@ import type { AmuxPaths } from '../paths.js';
 export { readConfigFile };
 
 /**
- * Contexts (README "Remote hosts"): named hosts in AMUX_HOME/config.json, next to the daemon's
+ * Contexts (src/guides/remote.md): named hosts in AMUX_HOME/config.json, next to the daemon's
  * settings, which ignores these keys (src/core/settings.ts leaves unknown keys alone):
  * `"contexts": {"gpu": {"host": "ssh://ann@gpu-box"}}` and `"context": "gpu"`, the current one.
  * `local`, this machine's daemon, is always there and cannot be added or removed.

@@ -23,7 +23,7 @@ export function main(): void {
 /**
  * `amux daemon dial-stdio`: this process's stdin and stdout become a connection to the local
  * daemon's socket, started first when it is not running. The far end of `amux --host ssh://…`
- * (README "Remote hosts", ADR 0024); a fast path, since every remote request starts one.
+ * (src/guides/remote.md, ADR 0024); a fast path, since every remote request starts one.
  * The client never ends its side of a request, so stdin's end means it went away: the
  * connection to the daemon is closed then, which ends whatever it was following.
  */

@@ -6,7 +6,7 @@ import { durationOption, envOption, parseExecWords, type ExecFlags } from './par
 
 /**
  * `amux ps`, `amux run`, `amux exec` and `amux state` (agents' hooks) are what scripts and agents call in loops, and loading commander is a
- * third of their time budget (README "Performance", ADR 0008). Their plain forms are parsed here; anything else
+ * third of their time budget (scripts/PERFORMANCE.md, ADR 0008). Their plain forms are parsed here; anything else
  * (help, unknown or bundled flags, other commands) returns null and goes through commander.
  * test/unit/fast-path.test.ts checks that both parsers agree.
  */
@@ -15,7 +15,7 @@ export type FastCommand =
   | { command: 'run'; cmd: string[]; opts: RunOptions }
   | { command: 'exec'; ref: string; cmd: string[]; opts: ExecFlags }
   | { command: 'state'; state: string; opts: StateFlags }
-  /** `amux daemon dial-stdio`, the far end of every remote request (README "Remote hosts"). */
+  /** `amux daemon dial-stdio`, the far end of every remote request (src/guides/remote.md). */
   | { command: 'dial-stdio' }
   /** `amux --version` (`-V`): commander would print the same line. */
   | { command: 'version' };
@@ -95,7 +95,7 @@ export function parseFastExec(args: readonly string[]): FastCommand | null {
 
 const STATE_VALUE_FLAGS: Record<string, 'message' | 'ttl' | 'session'> = { '-m': 'message', '--message': 'message', '--ttl': 'ttl', '--session': 'session' };
 
-/** `state STATE [-m TEXT] [--ttl DUR] [--session ID] [--json]`, called from agents' hooks (README "Statuses"). */
+/** `state STATE [-m TEXT] [--ttl DUR] [--session ID] [--json]`, called from agents' hooks (src/guides/statuses.md). */
 export function parseFastState(args: readonly string[]): FastCommand | null {
   if (args[0] !== 'state') return null;
   const opts: StateFlags = {};

@@ -4,7 +4,7 @@ import { formatTable } from './output.js';
 import { visible } from '../core/visible.js';
 
 /**
- * `--format` of `ps`, `history`, `jobs` and `inspect` (README "Output formats"), docker's forms:
+ * `--format` of `ps`, `history`, `jobs` and `inspect` (src/guides/sessions.md "Output formats"), docker's forms:
  * `json` (one JSON object per line), `table TEMPLATE` (a header and aligned columns, split at
  * tabs), or a TEMPLATE printed once per row. A template holds text and `{{.Field}}` (a field of
  * the `--json` object, any case: `{{.ID}}`, `{{.exitCode}}`), `{{json .Field}}` and `{{json .}}`;

@@ -12,12 +12,12 @@ import { takeTargetOptions } from './target.js';
 export async function fullMain(argv: string[]): Promise<number> {
   let args: string[];
   try {
-    args = takeTargetOptions(argv.slice(2)); // --host, --context (README "Remote hosts")
+    args = takeTargetOptions(argv.slice(2)); // --host, --context (src/guides/remote.md)
   } catch (err) {
     return reportError(err);
   }
   const { habitHint, killSignalWords } = require('./habits.js') as typeof import('./habits.js');
-  // What other tools' users type by habit gets the amux way to say it, not just a refusal (README "Commands").
+  // What other tools' users type by habit gets the amux way to say it, not just a refusal (src/guides/sessions.md).
   const habit = habitHint(args);
   if (habit !== null) {
     process.stderr.write(`amux: ${habit}\n`);

@@ -2,7 +2,7 @@ import { parseKillSignal } from '../core/signals.js';
 
 /**
  * What users of docker, kill(1) and pueue type by habit, answered with the amux way to say it
- * (README "Commands": habits). Pure: the words in, a line (or rewritten words) out.
+ * (src/guides/sessions.md: habits). Pure: the words in, a line (or rewritten words) out.
  */
 
 /**

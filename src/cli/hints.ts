@@ -13,7 +13,7 @@ export type Hint =
   | { kind: 'dirs' }
   /** A command line to run (`run`, `exec`): a command name, then files. */
   | { kind: 'command' }
-  /** A context name (`--context`, `context use`; README "Remote hosts"). */
+  /** A context name (`--context`, `context use`; src/guides/remote.md). */
   | { kind: 'contexts' };
 
 const HINTS = new WeakMap<Argument | Option, Hint>();

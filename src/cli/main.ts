@@ -13,7 +13,7 @@ export function run(): void {
 }
 
 /**
- * The CLI entry: it decides the process exit code (README "Commands": exit codes; ADR 0006). The one
+ * The CLI entry: it decides the process exit code (src/guides/sessions.md: exit codes; ADR 0006). The one
  * other exit is `exec`'s Ctrl-C before its job started, which must close the request at once.
  */
 export async function main(argv: string[]): Promise<number> {
@@ -28,7 +28,7 @@ export async function main(argv: string[]): Promise<number> {
   let fast: ReturnType<typeof parseFast>;
   let args: string[] = raw;
   try {
-    args = takeTargetOptions(raw); // --host, --context (README "Remote hosts")
+    args = takeTargetOptions(raw); // --host, --context (src/guides/remote.md)
     // `amux` alone prints a short overview of the common commands (exit 0), not the full reference (ADR 0023).
     if (args.length === 0) return (require('./overview.js') as typeof import('./overview.js')).overviewCommand();
     fast = parseFast(args);

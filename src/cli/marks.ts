@@ -1,11 +1,11 @@
 import type { SessionView } from '../protocol/sessions.js';
 
-/** The mark of a session that asks for a person (README "Statuses": attention), after its status in `ps` and `top`. */
+/** The mark of a session that asks for a person (src/guides/statuses.md: attention), after its status in `ps` and `top`. */
 export const ATTENTION_MARK = '!';
 
 type Shown = Pick<SessionView, 'status' | 'attention'> & Partial<Pick<SessionView, 'restartOf' | 'startAfter'>>;
 
-/** A restart chain in its backoff: the next run is pending until `startAfter` (README "Restart"). */
+/** A restart chain in its backoff: the next run is pending until `startAfter` (src/guides/sessions.md "Restart, labels, groups"). */
 export function isRestarting(s: Partial<Pick<SessionView, 'status' | 'restartOf' | 'startAfter'>>): boolean {
   return s.status === 'pending' && s.restartOf != null && s.startAfter != null;
 }

@@ -1,6 +1,6 @@
 import type { SessionStatus } from '../core/status.js';
 
-/** Colours only on a TTY, never with NO_COLOR or --no-color (README "Commands"). */
+/** Colours only on a TTY, never with NO_COLOR or --no-color (src/guides/sessions.md). */
 export function useColor(stream: NodeJS.WriteStream = process.stdout): boolean {
   if (process.env.NO_COLOR !== undefined && process.env.NO_COLOR !== '') return false;
   if (process.argv.includes('--no-color')) return false;

@@ -56,7 +56,7 @@ export interface ExecFlags {
 }
 
 /**
- * The words after `amux exec ID`: options (as in the README, `exec ID [-i] [-b] [--timeout DUR] [--tty]
+ * The words after `amux exec ID`: options (as in src/guides/sessions.md, `exec ID [-i] [-b] [--timeout DUR] [--tty]
  * [--json] -- cmd…`) up to `--` or the first word that is not an option, then the command.
  * Returns null for what only commander answers (help).
  */

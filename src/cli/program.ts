@@ -21,7 +21,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
   // Commands and the client are loaded when used (require: no ESM loader on the hot path), because
   // node start-up is the floor of every command.
   const client = (): Client => (require('./target.js') as typeof import('./target.js')).newClient();
-  // References may name a host, HOST:ID (README "Remote hosts").
+  // References may name a host, HOST:ID (src/guides/remote.md).
   const router = () => new (require('./refs.js') as typeof import('./refs.js')).Router();
   const routed = (ref: string): [Client, string] => {
     const r = router().route(ref);

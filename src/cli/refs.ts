@@ -4,7 +4,7 @@ import { validContextName } from './contexts.js';
 import { contextClient, newClient } from './target.js';
 
 /**
- * Session references qualified by a context, `HOST:ID` (README "Remote hosts"): `amux wait
+ * Session references qualified by a context, `HOST:ID` (src/guides/remote.md): `amux wait
  * a:3f9a01bc b:77c82aab`. Session names and ids never hold ':', so a ':' always names a host.
  * An unqualified reference goes to the daemon the command talks to anyway.
  */

@@ -3,7 +3,7 @@ import { AmuxError } from '../errors.js';
 import { amuxPaths } from '../paths.js';
 
 /**
- * Which daemon a command talks to (README "Remote hosts"): the global options `--host URL` and
+ * Which daemon a command talks to (src/guides/remote.md): the global options `--host URL` and
  * `--context NAME` before the command, else AMUX_HOST, else the local daemon. The ssh transport is
  * loaded only when a host is chosen, so a local command stays on its hot path (ADR 0008).
  */

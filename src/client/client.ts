@@ -18,7 +18,7 @@ import { readBody, type Response } from './http.js';
 export type Stream = Response;
 
 /**
- * The typed API of the daemon (README "API"), for the CLI and anything else that drives amux.
+ * The typed API of the daemon (src/guides/api.md), for the CLI and anything else that drives amux.
  * Each method is one request; references are session ids, names or unique prefixes, or job ids.
  * A short request fails (exit 3) when no answer comes within AMUX_CLIENT_TIMEOUT; waits, follows,
  * kills (their grace) and execs (their turn) have no such deadline.
@@ -31,7 +31,7 @@ export class Client {
 
   /**
    * `autostart` false: a daemon that is not running is an error (`daemon_unreachable`) instead of
-   * being started. With `remote`, the daemon of another machine (README "Remote hosts"); `paths` then
+   * being started. With `remote`, the daemon of another machine (src/guides/remote.md); `paths` then
    * only says where the SSH connection's socket goes. `deadlineMs`: the answer deadline of short
    * requests, instead of AMUX_CLIENT_TIMEOUT.
    */
@@ -173,7 +173,7 @@ class Sessions {
     return this.conn.raw(ROUTES.logs, { params: { ref }, query, long: query.follow === true });
   }
 
-  /** The session's output as plain lines, each with the time it was written by (README "Commands": logs -t). */
+  /** The session's output as plain lines, each with the time it was written by (src/guides/sessions.md: logs -t). */
   logLines(ref: string, query: LogLinesQuery = {}): Promise<LogLinesView> {
     return this.conn.json(ROUTES.logLines, { params: { ref }, query });
   }

@@ -10,7 +10,7 @@ import { errorFrom, isNotRunning, isPermissionDenied, NoAnswerError, readBody, s
 /** What a request aborted by its caller's signal fails with (an MCP call cancelled, its client gone). */
 export const ABORTED = 'the request was cancelled';
 
-/** A daemon on another machine (client/ssh.ts; README "Remote hosts"). */
+/** A daemon on another machine (client/ssh.ts; src/guides/remote.md). */
 export interface Remote extends Dialer {
   readonly url: string;
   /** The argv that attaches this terminal to a session there. */
@@ -28,7 +28,7 @@ export interface Call {
   upload?: boolean;
 }
 
-/** How long a short request waits for the daemon's answer (README "Configuration": AMUX_CLIENT_TIMEOUT). */
+/** How long a short request waits for the daemon's answer (src/guides/configuration.md: AMUX_CLIENT_TIMEOUT). */
 const DEFAULT_DEADLINE_MS = 15_000;
 
 /** AMUX_CLIENT_TIMEOUT: a duration of any length; `0` waits as long as it takes (no deadline). */
@@ -106,7 +106,7 @@ export class Connection {
       res = await send(target, route.method, path, call.body, deadlineMs, call.upload);
     } catch (err) {
       if (err instanceof NoAnswerError) throw this.noAnswer(deadlineMs!, err);
-      // A socket we may not reach: a home of another user is a usage error (README "Configuration").
+      // A socket we may not reach: a home of another user is a usage error (src/guides/configuration.md).
       if (isPermissionDenied(err)) checkHome(this.paths);
       if (!isNotRunning(err)) throw err;
       if (!this.autostart) throw new AmuxError('daemon_unreachable', `the amux daemon is not running (socket ${this.paths.socket}); start it with 'amux daemon start'`);

@@ -6,7 +6,7 @@ import { DEADLINE_HEADER } from '../protocol/routes.js';
 
 /**
  * A minimal HTTP/1.1 client over the daemon's Unix socket. `node:http` costs ~7 ms to load,
- * a fifth of `amux ps`'s whole budget (README "Performance", ADR 0008); the daemon's answers are simple: a
+ * a fifth of `amux ps`'s whole budget (scripts/PERFORMANCE.md, ADR 0008); the daemon's answers are simple: a
  * `content-length` body, or a stream that ends when the daemon closes the connection.
  */
 export class DaemonDownError extends Error {}

@@ -7,7 +7,7 @@ import { ensureDir } from '../paths.js';
 import type { Dialer } from './http.js';
 
 /**
- * The daemon of another machine, reached over OpenSSH (README "Remote hosts", ADR 0024): each
+ * The daemon of another machine, reached over OpenSSH (src/guides/remote.md, ADR 0024): each
  * request runs `ssh HOST amux daemon dial-stdio`, which bridges its stdin and stdout to the
  * daemon socket there, and the same HTTP goes over the channel. One master connection per host
  * (ControlMaster, its socket in the local AMUX_HOME/ssh) makes every request after the first cost
@@ -61,7 +61,7 @@ export function shellWord(s: string): string {
   return /^[A-Za-z0-9_./:=@%+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
-/** `amux` on the far side: AMUX_REMOTE_PATH when set (README "Remote hosts"). */
+/** `amux` on the far side: AMUX_REMOTE_PATH when set (src/guides/remote.md). */
 function remoteAmux(env: NodeJS.ProcessEnv): string {
   return shellWord(env.AMUX_REMOTE_PATH || 'amux');
 }
@@ -118,7 +118,7 @@ export class SshTarget implements Dialer {
     return new SshChannel(child, this.host);
   }
 
-  /** The argv of `ssh -t HOST amux attach ID` (README "Remote hosts"). */
+  /** The argv of `ssh -t HOST amux attach ID` (src/guides/remote.md). */
   attachArgv(ref: string, readOnly: boolean): string[] {
     const words = [remoteAmux(this.env), '--context', 'local', 'attach', ...(readOnly ? ['-r'] : []), '--', shellWord(ref)];
     return [this.env.AMUX_SSH || 'ssh', ...sshOptions(this.host, this.home, { tty: true }, this.env), '--', this.host.host, words.join(' ')];
@@ -212,7 +212,7 @@ function reason(stderr: string): string {
   return telling.length > 300 ? `${telling.slice(0, 300)}…` : telling;
 }
 
-/** ssh exited without an answer: one line naming the host and the fix (README "Remote hosts"). */
+/** ssh exited without an answer: one line naming the host and the fix (src/guides/remote.md). */
 export function sshFailure(host: SshHost, code: number | null, stderr: string): AmuxError {
   const why = reason(stderr);
   const u = host.url;

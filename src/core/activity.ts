@@ -1,5 +1,5 @@
 /**
- * What the kernel says the terminal's foreground processes are doing (README "Statuses", ADR
+ * What the kernel says the terminal's foreground processes are doing (src/guides/statuses.md, ADR
  * 0015): pure rules over samples that `process/foreground.ts` reads from /proc. They tell "waiting
  * for you" (blocked on the terminal alone) from "busy but quiet" (computing in any thread,
  * sleeping on a timer, serving, following files, on the network, on the disk), which the screen
@@ -167,7 +167,7 @@ export interface Judgement {
 }
 
 /**
- * Judges the terminal's foreground group from every thread of every member (README "Statuses"):
+ * Judges the terminal's foreground group from every thread of every member (src/guides/statuses.md):
  * 1. a thread running (R), in disk wait (D), or CPU used by the group since the last look (at
  *    least 5 % of a core): working, `cpu`/`disk`, whatever the others wait on;
  * 2. a thread blocked printing to the terminal, serving, following files, on the network,

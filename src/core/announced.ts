@@ -4,8 +4,7 @@ import type { Decision } from './status-rules.js';
 import type { SessionStatus } from './status.js';
 
 /**
- * What programs announce in their output, weighed against the kernel's evidence (README
- * "Statuses": announced states; ADR 0049). Pure: the daemon keeps the announcements (the progress
+ * What programs announce in their output, weighed against the kernel's evidence (src/guides/statuses.md: announced states; ADR 0049). Pure: the daemon keeps the announcements (the progress
  * bar and the last OSC 133 mark, in memory; OSC 7501 reports become declarations in the row) and
  * passes every decision through `overAnnounced`.
  */

@@ -1,5 +1,5 @@
 /**
- * Finds the terminal's own requests for attention in raw output (README "Statuses": attention;
+ * Finds the terminal's own requests for attention in raw output (src/guides/statuses.md: attention;
  * ADR 0034): a bell (BEL outside any escape sequence; inside an OSC string BEL is its terminator),
  * and the desktop-notification escapes OSC 9 (iTerm2), OSC 777 `notify` (rxvt/VTE) and OSC 99
  * (kitty). Pure and incremental: `scanAttention` reads one piece of output from where the last
@@ -50,7 +50,7 @@ interface KittyParts {
   body: string;
 }
 
-/** What programs announced in a piece (README "Statuses": announced states; ADR 0049, ADR 0050). */
+/** What programs announced in a piece (src/guides/statuses.md: announced states; ADR 0049, ADR 0050). */
 export interface Announced {
   /** The last window title set (OSC 0, OSC 2); undefined: none was set. */
   title?: string;

@@ -3,7 +3,7 @@ import type { Decision } from './status-rules.js';
 import type { SessionStatus } from './status.js';
 
 /**
- * "It needs you" (README "Statuses": attention and declared states; ADR 0034): what a session's
+ * "It needs you" (src/guides/statuses.md: attention and declared states; ADR 0034): what a session's
  * program asked of a person, and the state it declared with `amux state`. The rules are pure and
  * live here; the daemon stores the fields in the session's row.
  */

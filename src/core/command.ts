@@ -10,7 +10,7 @@ export interface ResolvedCommand {
 }
 
 /**
- * README "Commands" (run): one argument after `--` is a shell command line; several are an exact argv,
+ * src/guides/sessions.md (run): one argument after `--` is a shell command line; several are an exact argv,
  * each word passed literally. No argument → no command (a shell session).
  */
 export function commandFromArgs(args: readonly string[]): { command?: string; argv?: string[] } {

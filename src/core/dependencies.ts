@@ -1,7 +1,7 @@
 import type { SessionStatus } from './status.js';
 
 /**
- * `run --after ID[,ID…]` (README "Commands": run, ADR 0033): a pending session starts once every
+ * `run --after ID[,ID…]` (src/guides/sessions.md: run, ADR 0033): a pending session starts once every
  * session it names completed (exit 0). One that ended otherwise (failed, stopped, expired) makes
  * it `failed` without ever starting; one still pending or live keeps it waiting. Pure.
  */

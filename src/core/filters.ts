@@ -3,7 +3,7 @@ import type { Labels } from './labels.js';
 import { SESSION_STATUSES, TERMINAL_STATUSES, LIVE_STATUSES, type SessionStatus } from './status.js';
 
 /**
- * Session filters (README "Labels and filters"): `--filter name=GLOB`, `--filter label=KEY[=VALUE]`,
+ * Session filters (src/guides/sessions.md "Restart, labels, groups"): `--filter name=GLOB`, `--filter label=KEY[=VALUE]`,
  * `--filter status=LIST`, as docker's `ps --filter`. Several filters must all hold; several
  * `label=` filters likewise; `status=` lists are alternatives. Pure: parsed into data, matched by
  * `matchesFilters`, and the same on the CLI side and in the daemon.

@@ -35,7 +35,7 @@ export interface Identified {
 
 /**
  * Resolves a user's reference to one session: full id, then exact name, then unique id prefix
- * (README "Commands"). Ambiguity is an error that lists the candidates.
+ * (src/guides/sessions.md). Ambiguity is an error that lists the candidates.
  */
 export function resolveRef<T extends Identified>(ref: string, candidates: readonly T[]): T {
   if (typeof ref !== 'string' || ref.length === 0 || ref.length > 256 || /[\0-\x1f]/.test(ref)) {

@@ -2,7 +2,7 @@ import { formatDuration } from './duration.js';
 import { signalFromStatus, signalNumber } from './signals.js';
 import type { JobStatus, SessionStatus } from './status.js';
 
-/** How a job's end was seen (README "Commands": exec, kill; ADR 0009). */
+/** How a job's end was seen (src/guides/sessions.md: exec, kill; ADR 0009). */
 export type JobEndCause =
   /** Its exit status, written by the shell (or recorded by amux for a subshell it killed). */
   | { kind: 'exited'; code: number }

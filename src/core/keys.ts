@@ -1,7 +1,7 @@
 import { AmuxError } from '../errors.js';
 
 /**
- * tmux key names for `send --keys` (README "Commands": send; tmux(1) "KEY BINDINGS"). tmux types an
+ * tmux key names for `send --keys` (src/guides/sessions.md: send; tmux(1) "KEY BINDINGS"). tmux types an
  * unknown name as its letters, so a typo (`Ctrl-C`, `Esc`) would be text in the program: amux
  * refuses any word that is not a key. Names are case-insensitive, as in tmux.
  */

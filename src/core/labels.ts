@@ -1,6 +1,6 @@
 import { AmuxError } from '../errors.js';
 
-/** A session's labels (README "Labels and filters"): `run -l KEY=VALUE`, as docker's `--label`. */
+/** A session's labels (src/guides/sessions.md "Restart, labels, groups"): `run -l KEY=VALUE`, as docker's `--label`. */
 export type Labels = Record<string, string>;
 
 const LABEL_KEY = /^[A-Za-z0-9][A-Za-z0-9._/-]{0,62}$/;

@@ -1,5 +1,5 @@
 /**
- * Plain-text rendering of a terminal stream (`amux logs` default, README "Commands"): escape sequences
+ * Plain-text rendering of a terminal stream (`amux logs` default, src/guides/sessions.md): escape sequences
  * removed, `\r` and backspace overwrites applied per line, `\r\n` turned into `\n`.
  */
 

@@ -2,7 +2,7 @@ import { AmuxError } from '../errors.js';
 import { parseDuration } from './duration.js';
 
 /**
- * When a session's log grew (README "Commands": logs --since/--until/-t): marks `[offset, at]`,
+ * When a session's log grew (src/guides/sessions.md: logs --since/--until/-t): marks `[offset, at]`,
  * each saying that by time `at` (epoch ms) the log held `offset` bytes. The daemon writes one at
  * most every second while output flows, so a byte written between two marks is placed at the
  * later one: times are exact to about a second, and a time window reads at most that much more.

@@ -1,6 +1,6 @@
 /**
  * What a program announces about itself in escape sequences, besides asking for attention
- * (README "Statuses": announced states; ADR 0049, ADR 0050): OSC 7501 program status, OSC 9;4
+ * (src/guides/statuses.md: announced states; ADR 0049, ADR 0050): OSC 7501 program status, OSC 9;4
  * progress, OSC 133 semantic-prompt marks, and the window title (OSC 0 and OSC 2). Pure: each
  * function reads one OSC payload (without `ESC ]` and its terminator) and says what it announces,
  * or null for another OSC or a malformed one (ignored, as a terminal ignores it).

@@ -1,5 +1,5 @@
 /**
- * Where a page of terminal output may begin and end (README "Commands": logs; ADR 0031): never
+ * Where a page of terminal output may begin and end (src/guides/sessions.md: logs; ADR 0031): never
  * inside an escape sequence (CSI, OSC, and so amux's job markers, DCS/SOS/PM/APC strings, the
  * short escapes) nor inside a UTF-8 character. A page that would end inside one ends before it,
  * so the next page starts with it whole; a page asked to start inside one starts after it. Pure:

@@ -1,7 +1,7 @@
 import type { AttentionFields } from './attention.js';
 import type { JobStatus, SessionStatus } from './status.js';
 
-/** What a session is, the same in the store and in the API (README "API"). */
+/** What a session is, the same in the store and in the API (src/guides/api.md). */
 export interface SessionFacts {
   id: string;
   name: string | null;
@@ -11,7 +11,7 @@ export interface SessionFacts {
   exitCode: number | null;
   signal: string | null;
   error: string | null;
-  /** Why it has its status (`output changed`, `cpu`, `reading the terminal`, `command exited`, …; README "Statuses"). */
+  /** Why it has its status (`output changed`, `cpu`, `reading the terminal`, `command exited`, …; src/guides/statuses.md). */
   reason: string | null;
   pid: number | null;
   logBytes: number;
@@ -21,21 +21,21 @@ export interface SessionFacts {
   timeoutMs: number | null;
   /** `run --idle-timeout`: the session expires after this long without output (paused time excluded). */
   idleTimeoutMs: number | null;
-  /** `run -l KEY=VALUE` (README "Labels and filters"). */
+  /** `run -l KEY=VALUE` (src/guides/sessions.md "Restart, labels, groups"). */
   labels: Record<string, string>;
   /** The session this one restarted (`amux restart`, a restart policy; ADR 0033). */
   restartOf: string | null;
   /** How many restarts came before this session in its chain. */
   restarts: number;
-  /** How the run this one restarted ended (null: not a restart); README "Restart". */
+  /** How the run this one restarted ended (null: not a restart); src/guides/sessions.md "Restart, labels, groups". */
   previousEnd: PreviousEnd | null;
   /** `run --restart`: `on-failure`, `on-failure:N` or `always`; null: no restarts. */
   restartPolicy: string | null;
-  /** `run -g NAME`: the group whose parallel limit it counts against (README "Groups"). */
+  /** `run -g NAME`: the group whose parallel limit it counts against (src/guides/sessions.md "Restart, labels, groups"). */
   group: string | null;
   /** `run --after`: the sessions that must complete (exit 0) before it starts (full ids). */
   after: string[];
-  /** `run --on-end`: a shell command run when it ends (README "Notices"). */
+  /** `run --on-end`: a shell command run when it ends (src/guides/sessions.md "Notices"). */
   onEnd: string | null;
 }
 

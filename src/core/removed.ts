@@ -3,7 +3,7 @@ import { formatAge } from './duration.js';
 import { isoTime } from './iso-time.js';
 
 /**
- * The one answer to every verb that acts on a session that was removed (README "Commands": rm;
+ * The one answer to every verb that acts on a session that was removed (src/guides/sessions.md: rm;
  * ADR 0031): `session_removed`, exit 1, saying when. Only what reads history still finds it:
  * inspect, history, events, jobs, wait.
  */

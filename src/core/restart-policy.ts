@@ -2,7 +2,7 @@ import { AmuxError } from '../errors.js';
 import type { SessionStatus } from './status.js';
 
 /**
- * `run --restart no|on-failure[:N]|always` (README "Restart", ADR 0033), as docker's restart
+ * `run --restart no|on-failure[:N]|always` (src/guides/sessions.md "Restart, labels, groups", ADR 0033), as docker's restart
  * policies. Pure: parsing, whether an end restarts, and the backoff before the next start.
  */
 export interface RestartPolicy {

@@ -1,7 +1,7 @@
 import { AmuxError } from '../errors.js';
 import { parseBytes, parseDuration } from './duration.js';
 
-/** Settings in force in a daemon (README "Configuration"). */
+/** Settings in force in a daemon (src/guides/configuration.md). */
 export interface Settings {
   /** Sessions working, idle or paused at once; 0 = unlimited. More runs wait as `pending`. */
   maxLive: number;
@@ -14,7 +14,7 @@ export interface Settings {
   historyRetentionMs: number;
   /** How often the retention sweep runs. */
   sweepIntervalMs: number;
-  /** `hooks` in config.json (README "Notices"): shell commands run when any session ends, or fails. */
+  /** `hooks` in config.json (src/guides/sessions.md "Notices"): shell commands run when any session ends, or fails. */
   hooks: Hooks;
 }
 
@@ -47,7 +47,7 @@ function parseHooks(raw: unknown): Hooks {
   return hooks;
 }
 
-/** README "Configuration": finishedTtl is clamped to 1m–180m (a value outside is brought in, not refused). */
+/** src/guides/configuration.md: finishedTtl is clamped to 1m–180m (a value outside is brought in, not refused). */
 export const FINISHED_TTL_RANGE = { min: 60_000, max: 180 * 60_000 } as const;
 
 function parseCount(v: string): number {
@@ -80,7 +80,7 @@ const SOURCES: Partial<Record<NumericSetting, Source[]>> = {
   sweepIntervalMs: [{ key: '', env: 'AMUX_TEST_SWEEP_INTERVAL', parse: (v) => parseDuration(v, 'sweep interval'), testOnly: true }],
 };
 
-/** The keys config.json holds: the settings, `hooks`, and the CLI's `contexts` and `context` (README "Remote hosts"). */
+/** The keys config.json holds: the settings, `hooks`, and the CLI's `contexts` and `context` (src/guides/remote.md). */
 const CONFIG_KEYS = ['maxLive', 'idleThreshold', 'logCap', 'finishedTtl', 'historyRetention', 'hooks', 'contexts', 'context'];
 
 /**

@@ -23,8 +23,7 @@ export function parseSignal(input: string | number): string {
 }
 
 /**
- * Signals that stop or continue a process instead of ending it. `kill` refuses them (README
- * "Commands": kill; ADR 0027): a stopped shell would outlive `rm -f`, `daemon stop` and the tmux
+ * Signals that stop or continue a process instead of ending it. `kill` refuses them (src/guides/sessions.md: kill; ADR 0027): a stopped shell would outlive `rm -f`, `daemon stop` and the tmux
  * server, while the record said it was killed. `pause` and `resume` do that, and keep the record true.
  */
 const JOB_CONTROL = new Set(['SIGSTOP', 'SIGTSTP', 'SIGTTIN', 'SIGTTOU', 'SIGCONT']);
@@ -59,7 +58,7 @@ export function signalFromStatus(status: number): string | null {
   return BY_NUMBER.get(status - 128) ?? null;
 }
 
-/** The exit code `amux wait` reports for a terminal session or job (README "Commands": wait). */
+/** The exit code `amux wait` reports for a terminal session or job (src/guides/sessions.md: wait). */
 export function waitExitCode(r: { status: string; exitCode: number | null; signal: string | null }): number {
   if (r.status === 'completed') return 0;
   if (r.exitCode != null && r.exitCode !== 0) return r.exitCode;

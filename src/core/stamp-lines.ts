@@ -13,7 +13,7 @@ export interface StampedLine {
 }
 
 /**
- * `logs -t` (README "Commands": logs): the raw bytes read from absolute `offset`, amux's job
+ * `logs -t` (src/guides/sessions.md: logs): the raw bytes read from absolute `offset`, amux's job
  * markers removed, cut into lines at their absolute end offsets, each rendered as plain text and
  * given the time of the first mark that covers it. Pure.
  */

@@ -88,7 +88,7 @@ export function finished(code: number): Decision {
 }
 
 /**
- * The end of a session whose shell ended by itself (README "Statuses"): `exit 0` is `completed`,
+ * The end of a session whose shell ended by itself (src/guides/statuses.md): `exit 0` is `completed`,
  * `exit N` is `failed` with N, a death by signal N is `failed` with 128+N and the signal (tmux names
  * the status, or only the signal). Neither known: `failed` without a code.
  */
@@ -96,7 +96,7 @@ export function shellEnded(status: number | null, deadSignal: number | null): De
   if (status === 0) return { status: 'completed', reason: 'shell exited', exitCode: 0, signal: null };
   const sig = status === null ? (deadSignal ? signalName(deadSignal) : null) : signalFromStatus(status);
   const code = status ?? (sig ? 128 + deadSignal! : null);
-  // tmux 3.3a sometimes keeps neither for good (README "Statuses"): said, not guessed.
+  // tmux 3.3a sometimes keeps neither for good (src/guides/statuses.md): said, not guessed.
   const detail = sig ? ` (${sig})` : code === null ? '; tmux kept no exit status' : ` (status ${code})`;
   return { status: 'failed', reason: 'shell exited', error: `shell process exited${detail}`, exitCode: code, signal: sig };
 }

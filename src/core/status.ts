@@ -1,5 +1,5 @@
 /**
- * Session and job statuses and the sets every part of amux asks about (README "Statuses";
+ * Session and job statuses and the sets every part of amux asks about (src/guides/statuses.md;
  * ADR 0010 has the state machine). One home: nothing else lists statuses.
  */
 export const SESSION_STATUSES = ['pending', 'working', 'idle', 'paused', 'completed', 'failed', 'stopped', 'expired'] as const;

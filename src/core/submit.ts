@@ -1,6 +1,5 @@
 /**
- * When `amux send` presses Enter after its text, and whether the program took the Enter (README
- * "Commands": send; ADR 0047). Pure rules over marks of the session's terminal that
+ * When `amux send` presses Enter after its text, and whether the program took the Enter (src/guides/sessions.md: send; ADR 0047). Pure rules over marks of the session's terminal that
  * `process/terminal-reads.ts` reads: what the pane printed (the log's size), what the terminal's
  * foreground group read (`rchar` per process), and which group that is.
  */

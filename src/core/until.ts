@@ -1,7 +1,7 @@
 import { AmuxError } from '../errors.js';
 
 /**
- * What `amux wait --until` waits for (README "Commands": wait; ADR 0018):
+ * What `amux wait --until` waits for (src/guides/sessions.md: wait; ADR 0018):
  * - `exited`: the target ended (the default; sessions and jobs);
  * - `idle` / `working`: the session is in that status (or, with `after`, got there after that event);
  * - `output:REGEX`: REGEX matches the plain-text output after the cursor, or the screen;

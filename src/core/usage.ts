@@ -1,5 +1,5 @@
 /**
- * CPU and memory of a session's process tree (README "API": `GET /v1/sessions?usage=1`; ADR 0020).
+ * CPU and memory of a session's process tree (src/guides/api.md: `GET /v1/sessions?usage=1`; ADR 0020).
  * Pure: the daemon reads the processes from /proc (`src/process/usage.ts`) and keeps the previous
  * sample per session; these functions do the arithmetic.
  */

@@ -9,7 +9,7 @@ const SHORT: Record<string, string> = { '\b': '\\b', '\t': '\\t', '\n': '\\n', '
 
 /**
  * Text from sessions (commands, process names, names, labels, reasons, messages) as the human
- * output shows it (README "Commands": ps): each control character written as the JSON writes it
+ * output shows it (src/guides/sessions.md: ps): each control character written as the JSON writes it
  * (`\u001b`, `\n`), so that no program, and no stack file, can put an escape sequence on the user's
  * terminal through a table. `lines`: keep newlines and tabs (a block of output), escape the rest.
  */

@@ -1,5 +1,5 @@
 /**
- * What a sleeping thread waits on, from what the kernel shows of it (README "Statuses", ADR 0015):
+ * What a sleeping thread waits on, from what the kernel shows of it (src/guides/statuses.md, ADR 0015):
  * its wait channel (`/proc/PID/task/TID/wchan`), its blocking system call
  * (`/proc/PID/task/TID/syscall`) and the descriptors that call waits on. Pure tables and
  * decoders; `process/foreground.ts` and `process/descriptors.ts` read the files.

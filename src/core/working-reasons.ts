@@ -1,6 +1,6 @@
 /**
- * Every reason amux gives for `working` from the kernel's evidence (README "Statuses", ADR 0015,
- * ADR 0048): the one list that `ps --help`, `top --help`, the MCP `list` tool and the README's
+ * Every reason amux gives for `working` from the kernel's evidence (src/guides/statuses.md, ADR 0015,
+ * ADR 0048): the one list that `ps --help`, `top --help`, the MCP `list` tool and src/guides/statuses.md's
  * table follow. Besides these, `output changed`, `recent output`, `input sent`, `declared: …`.
  */
 export const WORKING_REASONS = ['cpu', 'disk', 'output', 'serving', 'watching files', 'network', 'sleeping', 'pipe', 'child', 'lock'] as const;

@@ -15,7 +15,7 @@ function identity(path: string): string | null {
 /**
  * Calls `gone` once when `path` (amux.db) is deleted or replaced under the running daemon: its
  * writes would go to a file nobody can open again, and the next daemon would start from nothing
- * (README "Configuration"). Returns the function that stops watching.
+ * (src/guides/configuration.md). Returns the function that stops watching.
  */
 export function watchDatabase(path: string, gone: (why: string) => void): () => void {
   const first = identity(path);

@@ -1,6 +1,6 @@
 import { copyFileSync, fstatSync, ftruncateSync, readlinkSync, writeSync } from 'node:fs';
 
-/** daemon.log is cut at this size: its older half goes to daemon.log.1 (README "Files"). */
+/** daemon.log is cut at this size: its older half goes to daemon.log.1 (src/guides/configuration.md). */
 export const LOG_CAP = 1024 * 1024;
 
 let writing = false;

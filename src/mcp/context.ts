@@ -3,7 +3,7 @@ import { parseJobId } from '../core/ids.js';
 import { AmuxError } from '../errors.js';
 import type { SessionView } from '../protocol/sessions.js';
 
-/** What the tools act with besides each call's client: where this server runs (README "Agents"). */
+/** What the tools act with besides each call's client: where this server runs (src/guides/agents.md). */
 export interface ToolContext {
   /** The session this server runs in (AMUX_SESSION_ID, its own or an ancestor's): it never kills or removes it. */
   ownSession: string | null;

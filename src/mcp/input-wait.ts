@@ -6,12 +6,11 @@ import { waitWithin, type Extra } from './wait.js';
  * `run {wait: true}` and `exec` block until their command ends, within the budget; but a command
  * that waits for input (`read -p`, a password prompt) would only burn the budget. amux knows when
  * it does: its session turns `idle` while the job still runs. The call then answers at once,
- * done: false, with what the screen asks, so that the agent can answer with `send` (README
- * "Agents", ADR 0053).
+ * done: false, with what the screen asks, so that the agent can answer with `send` (src/guides/agents.md, ADR 0053).
  */
 
 /**
- * The reason of a shell at its prompt (README "Statuses"), and how long its job's end is waited for
+ * The reason of a shell at its prompt (src/guides/statuses.md), and how long its job's end is waited for
  * there before the session is looked at again.
  */
 const AT_PROMPT = 'at prompt';

@@ -1,10 +1,10 @@
 /*
- * The messages of `amux mcp`'s stdio (README "Agents"): one JSON-RPC message a line, each at most
+ * The messages of `amux mcp`'s stdio (src/guides/agents.md): one JSON-RPC message a line, each at most
  * MAX_MESSAGE_BYTES. A longer line is dropped as it streams in (never held whole) and answered with
  * an error; the id it carried is recovered from its first and last bytes, where clients put it.
  */
 
-/** The largest message `amux mcp` reads (README "Agents"). */
+/** The largest message `amux mcp` reads (src/guides/agents.md). */
 export const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 
 /** How much of the start and end of an oversize line is kept to find its id. */

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 
 /*
- * The session `amux mcp` runs in (README "Agents": its own session). amux exports AMUX_SESSION_ID
+ * The session `amux mcp` runs in (src/guides/agents.md: its own session). amux exports AMUX_SESSION_ID
  * into every session, but MCP clients start their servers with a few variables only, so the server
  * also looks for it in the environments its ancestors were started with: the agent that started it,
  * the session's shell.

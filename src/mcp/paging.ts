@@ -1,7 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import { renderPlain, tailLines } from '../core/log-render.js';
 
-/** Output within a budget (README "Agents"): the default and the largest page of `read_output`. */
+/** Output within a budget (src/guides/agents.md): the default and the largest page of `read_output`. */
 export const DEFAULT_MAX_BYTES = 16 * 1024;
 export const MAX_MAX_BYTES = 1024 * 1024;
 

@@ -6,7 +6,7 @@ import { toAmuxError } from '../errors.js';
 import { invalidParams, kindOf, onRequest, RpcError } from './rpc.js';
 
 /*
- * amux's MCP resources (README "Agents"): `amux://sessions/{id}`, a session's record, and
+ * amux's MCP resources (src/guides/agents.md): `amux://sessions/{id}`, a session's record, and
  * `amux://sessions/{id}/screen`, what its terminal shows. Errors are JSON-RPC errors with MCP's
  * codes: -32602 for a URI that is not one of these, -32002 for a session that does not exist;
  * `data.code` is the amux code.

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { Extra } from './wait.js';
 
 /*
- * JSON-RPC errors as amux's MCP server answers them (README "Agents": errors): MCP's code and one
+ * JSON-RPC errors as amux's MCP server answers them (src/guides/agents.md: errors): MCP's code and one
  * line. The SDK's McpError puts "MCP error -32602: " before its message, and the client's SDK puts
  * it there again; and a request whose params do not parse is answered -32603 with zod's issues as
  * JSON. Here the message is the line itself, and params are checked by amux (ADR 0053).

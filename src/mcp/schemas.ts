@@ -4,9 +4,9 @@ import { DEFAULT_MAX_BYTES, MAX_MAX_BYTES } from './paging.js';
 import { DEFAULT_BUDGET_MS, MAX_BUDGET_MS } from './wait.js';
 
 /*
- * The schemas of amux's MCP tools (README "Agents"): strict inputs (an unknown key is refused, naming
+ * The schemas of amux's MCP tools (src/guides/agents.md): strict inputs (an unknown key is refused, naming
  * it) and the outputs their `structuredContent` conforms to. Records of the API are open objects
- * here: their fields are README "API"'s.
+ * here: their fields are src/guides/api.md's.
  */
 
 export const budgetMs = z.number().int().min(0).max(MAX_BUDGET_MS).optional()
@@ -28,19 +28,19 @@ export const sessionOut = z.looseObject({
   id: z.string(), name: nullableString, status: z.string(), reason: nullableString, foreground: nullableString, command: nullableString,
   cwd: z.string(), exitCode: nullableInt, signal: nullableString, error: nullableString, createdAt: z.string(), endedAt: nullableString,
   logBytes: z.number(),
-  attention: z.looseObject({}).nullable().optional().describe('it asks for a person: {at, source, title, message} (README "Statuses")'),
+  attention: z.looseObject({}).nullable().optional().describe('it asks for a person: {at, source, title, message} (amux help statuses)'),
   declared: z.looseObject({}).nullable().optional().describe('the state its program declared (amux state, or an OSC 7501 report): {state, source, message, at, until}'),
   title: nullableString.optional().describe('the window title its program set (OSC 0/2), as written; not a status'),
   progress: z.looseObject({}).nullable().optional().describe('a progress bar its program set (OSC 9;4): {state, percent, at}'),
   semanticPrompt: z.looseObject({}).nullable().optional().describe('the last OSC 133 mark of a program that has the terminal: {phase, exitCode, at}'),
 });
-/** A job record (README "API": jobs). */
+/** A job record (src/guides/api.md: jobs). */
 export const jobOut = z.looseObject({ id: z.string(), sessionId: z.string(), seq: z.number().int(), status: z.string(), exitCode: nullableInt });
 const record = z.looseObject({});
 
 /**
  * Where the output text of an answer is: its own text content block, not `structuredContent`, so
- * that a page goes over the wire once (README "Agents").
+ * that a page goes over the wire once (src/guides/agents.md).
  */
 export const textIn = z.string().describe("where this output's text is: 'content[N]', the N-th content block of the answer");
 
@@ -67,7 +67,7 @@ export const waitOut = z.object({ done: z.boolean(), cursor: z.string(), results
 const done = z.boolean().describe('false: budgetMs ran out first, or (with input) the command waits for input; call wait with cursor. true: finished');
 const cursor = z.string().optional().describe('with done: false, pass to wait to go on without missing a change');
 
-/** A run or job that waits for input: it still runs, its session is idle (README "Agents"). */
+/** A run or job that waits for input: it still runs, its session is idle (src/guides/agents.md). */
 const inputOut = z.object({
   status: z.string(), reason: nullableString, screen: z.string().describe("the screen's last lines: what it asks"),
 }).optional().describe('with done: false, the command waits for input (a prompt): answer with send, then wait with cursor');

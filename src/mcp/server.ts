@@ -16,7 +16,7 @@ const INSTRUCTIONS = 'amux runs commands and shells as tmux sessions with exact 
   + "type with send (when: 'idle' to wait for a prompt), and run commands with separate streams in a shell session with exec.";
 
 /**
- * The MCP server of `amux mcp` (README "Agents", ADR 0019): amux's tools and session resources over
+ * The MCP server of `amux mcp` (src/guides/agents.md, ADR 0019): amux's tools and session resources over
  * the typed client. The tools and the resources are fixed, so no list_changed is advertised: an
  * agent lists sessions with `list` (or resources/list) and hears of one session by subscribing.
  */
@@ -43,7 +43,7 @@ export function createMcpServer(client: Client, ctx: ToolContext): { server: Ser
 }
 
 /**
- * `amux mcp`: serves on stdin/stdout until its client leaves (README "Agents": when the client
+ * `amux mcp`: serves on stdin/stdout until its client leaves (src/guides/agents.md: when the client
  * leaves). The end of stdin or a broken stdout closes the transport; every call under way is then
  * aborted, which closes its daemon connections (a held send is not typed), and this returns.
  */

@@ -25,7 +25,7 @@ interface Run {
 const destructive = { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false };
 
 /**
- * The tools `up` and `down` (README "Stacks", "Agents"): `amux up -d` and `amux down` for agents.
+ * The tools `up` and `down` (src/guides/stacks.md, src/guides/agents.md): `amux up -d` and `amux down` for agents.
  * `up` answers within its budget with each session's state; a bring-up that outlives the budget
  * goes on in this server (with the server's own client, not the call's, so a call's end does not
  * cut it), and a later `up` of the same stack waits for it instead of starting anew.

@@ -9,7 +9,7 @@ const UPDATES = new Set(['state_changed', 'session_removed', 'attention', 'atten
 const REFOLLOW_MS = 1_000;
 
 /**
- * Subscriptions to session resources (README "Agents"): one follow of the daemon's event stream
+ * Subscriptions to session resources (src/guides/agents.md): one follow of the daemon's event stream
  * while anything is subscribed, and `notifications/resources/updated` for each subscribed URI of a
  * session whose status changed (or that was removed).
  */

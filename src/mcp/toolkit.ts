@@ -9,7 +9,7 @@ import { inMcpWords } from './words.js';
 import type { Extra } from './wait.js';
 
 /*
- * How amux's MCP tools are declared and served (README "Agents", ADR 0019): a strict input schema
+ * How amux's MCP tools are declared and served (src/guides/agents.md, ADR 0019): a strict input schema
  * (an unknown or bad argument is a tool error naming the field, with the amux code), an output
  * schema that every `structuredContent` is checked against, and output text sent once, in a content
  * block of its own.
@@ -61,7 +61,7 @@ export function argumentsError(tool: string, error: z.ZodError): AmuxError {
   return new AmuxError('invalid_argument', `invalid arguments for ${tool}: ${what.join('; ')}`);
 }
 
-/** What `structuredContent` holds when a call fails (README "Agents": errors). */
+/** What `structuredContent` holds when a call fails (src/guides/agents.md: errors). */
 const errorOut = z.strictObject({
   error: z.strictObject({
     code: z.string().describe("amux's error code, e.g. session_not_found, invalid_argument"),

@@ -6,7 +6,7 @@ import { defineTool, type ToolSpec } from './toolkit.js';
 import { MAX_WAIT_IDS } from '../protocol/wait.js';
 import { decodeCursor, DEFAULT_BUDGET_MS, waitWithin, withProgress } from './wait.js';
 
-/* The tools that act on what runs: send, wait, kill, remove (README "Agents"). */
+/* The tools that act on what runs: send, wait, kill, remove (src/guides/agents.md). */
 
 const destructive = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false };
 

@@ -8,7 +8,7 @@ import { inspectOut, jobsOut, listOut, maxBytes, readOutputOut, screenOut, sessi
 import { jobPages, sessionPages } from './sources.js';
 import { defineTool, type ToolSpec } from './toolkit.js';
 
-/* The read-only tools: list, inspect, read_output, screen, jobs (README "Agents"). */
+/* The read-only tools: list, inspect, read_output, screen, jobs (src/guides/agents.md). */
 
 const readOnly = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 

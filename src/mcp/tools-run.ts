@@ -12,13 +12,13 @@ import { defineTool, type ToolSpec } from './toolkit.js';
 import { untilEndOrInput } from './input-wait.js';
 import { DEFAULT_BUDGET_MS, waitWithin } from './wait.js';
 
-/* The tools that start things: `run` (a session) and `exec` (a job in a session's shell). README "Agents". */
+/* The tools that start things: `run` (a session) and `exec` (a job in a session's shell). src/guides/agents.md. */
 
 const destructive = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false };
 
 /**
  * Feeds `text` to a job's stdin; never fails: a job that ended before reading it all (or before it
- * began) is an answer, not an error (README "Agents": exec). Stops when `signal` aborts.
+ * began) is an answer, not an error (src/guides/agents.md: exec). Stops when `signal` aborts.
  */
 async function feedStdin(client: Client, jobId: string, text: string, signal: AbortSignal) {
   const given = Buffer.from(text);
@@ -61,7 +61,7 @@ export function runTools(ctx: ToolContext): ToolSpec[] {
       async run(a, { client, extra, text }) {
         const s = await client.sessions.create({
           command: a.command, argv: a.argv, name: a.name,
-          // Served from another machine (amux --host … mcp): its directory and environment there (README "Remote hosts").
+          // Served from another machine (amux --host … mcp): its directory and environment there (src/guides/remote.md).
           ...(client.remote ? { cwd: a.cwd, env: a.env, hostEnv: true } : { cwd: a.cwd ?? ctx.cwd, env: { ...ctx.env, ...a.env } }),
           timeoutMs: a.timeoutMs, idleTimeoutMs: a.idleTimeoutMs,
         });

@@ -4,7 +4,7 @@ import { readTools } from './tools-read.js';
 import { runTools } from './tools-run.js';
 import type { ToolSpec } from './toolkit.js';
 
-/** amux's MCP tools (README "Agents": the tool list), in the order they are listed. */
+/** amux's MCP tools (src/guides/agents.md: the tool list), in the order they are listed. */
 export function amuxTools(ctx: ToolContext): ToolSpec[] {
   const [run, exec] = runTools(ctx);
   const [list, inspect, readOutput, screen, jobs] = readTools();

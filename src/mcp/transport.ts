@@ -4,7 +4,7 @@ import { ErrorCode, JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcont
 import { LineReader, MAX_MESSAGE_BYTES, type Piece } from './lines.js';
 
 /**
- * `amux mcp`'s stdio (README "Agents", ADR 0019), in place of the SDK's StdioServerTransport, which
+ * `amux mcp`'s stdio (src/guides/agents.md, ADR 0019), in place of the SDK's StdioServerTransport, which
  * stops reading for good after a message over its buffer and answers nothing to a line that is not
  * JSON. Here every line gets an answer or is a message: malformed JSON gets -32700, a message that
  * is not JSON-RPC -32600, one over MAX_MESSAGE_BYTES -32600 with the amux code `payload_too_large`,

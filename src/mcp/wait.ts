@@ -5,14 +5,14 @@ import { AmuxError } from '../errors.js';
 import type { WaitAnswer, WaitRequest } from '../protocol/wait.js';
 
 /*
- * How the MCP tools wait (README "Agents"): within a budget, with progress notifications, and with
+ * How the MCP tools wait (src/guides/agents.md): within a budget, with progress notifications, and with
  * a cursor that the next call continues from.
  */
 
 /** What a tool handler gets besides its arguments (progress token, notifications). */
 export type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
-/** No call blocks past its budget (README "Agents"). */
+/** No call blocks past its budget (src/guides/agents.md). */
 export const DEFAULT_BUDGET_MS = 25_000;
 export const MAX_BUDGET_MS = 10 * 60_000;
 /** A progress notification this often while a call waits, when the client asked for progress. */
@@ -38,7 +38,7 @@ export async function withProgress<T>(extra: Extra, budget: number, what: string
 }
 
 /**
- * A wait's cursor, for the next call (README "Agents"): the newest event id seen, and for
+ * A wait's cursor, for the next call (src/guides/agents.md): the newest event id seen, and for
  * output waits the log offset to search from (the smallest of the targets': nothing is skipped).
  */
 export function encodeCursor(answer: WaitAnswer, output: boolean): string {
@@ -52,7 +52,7 @@ export function decodeCursor(cursor: string): { after: number; sinceOffset: numb
   return { after: Number(m[1]), sinceOffset: m[2] === undefined ? null : Number(m[2]) };
 }
 
-/** A wait within the call's budget, answered with `done` and the cursor for the next call (README "Agents"). */
+/** A wait within the call's budget, answered with `done` and the cursor for the next call (src/guides/agents.md). */
 export async function waitWithin(client: Client, extra: Extra, req: Omit<WaitRequest, 'timeoutMs'>, budget: number) {
   const answer = await withProgress(extra, budget, `waiting for ${req.ids.join(', ')}`, client.wait({ ...req, timeoutMs: budget }));
   const output = req.until?.startsWith('output:') === true;

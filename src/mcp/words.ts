@@ -1,5 +1,5 @@
 /*
- * Errors in MCP words (README "Agents": errors): the daemon and the stack loader speak the CLI's
+ * Errors in MCP words (src/guides/agents.md: errors): the daemon and the stack loader speak the CLI's
  * flags and commands, which an agent calling tools cannot use. Each spelling an MCP tool can meet
  * is said here once as its tool and argument names (ADR 0053).
  */

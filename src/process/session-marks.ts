@@ -3,7 +3,7 @@ import { basename, dirname, join } from 'node:path';
 import { readProc } from './proc-read.js';
 import { descendantsOf, isAlive, procStat, sessionOf, STAT } from './process-table.js';
 
-/** The variable every process of an amux session inherits (README "How it works": ends). */
+/** The variable every process of an amux session inherits (src/guides/internals.md: ends). */
 export const SESSION_MARK = 'AMUX_SESSION_ID';
 
 /**

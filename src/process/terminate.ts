@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 
-/** How long `kill`, `rm -f` and an expiry wait before SIGKILL, unless told otherwise (README "Commands": kill). */
+/** How long `kill`, `rm -f` and an expiry wait before SIGKILL, unless told otherwise (src/guides/sessions.md: kill). */
 export const DEFAULT_GRACE_MS = 5000;
 
 /** Time as terminate sees it; tests pass a controlled one. */
@@ -43,7 +43,7 @@ export interface Termination {
 }
 
 /**
- * The one terminate routine (README "Commands": kill; ADR 0010): `signal`, wait up to the grace
+ * The one terminate routine (src/guides/sessions.md: kill; ADR 0010): `signal`, wait up to the grace
  * for the target to end, then SIGKILL what is left. Used by `kill` of sessions and jobs, by
  * `--timeout` and `--idle-timeout`, by `rm -f`, and for a background job whose session ended.
  */

@@ -25,7 +25,7 @@ function statFields(pid: string): string[] | null {
 
 /**
  * Every process on the machine, read once from /proc/PID/stat: one pass for all sessions, however
- * many ask (README "API": `usage=1`; ADR 0020). A process that ends during the pass is left out.
+ * many ask (src/guides/api.md: `usage=1`; ADR 0020). A process that ends during the pass is left out.
  */
 export function scanProcesses(): Map<number, ProcSample> {
   const out = new Map<number, ProcSample>();

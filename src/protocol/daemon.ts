@@ -1,4 +1,4 @@
-// The daemon itself on the wire (README "API").
+// The daemon itself on the wire (src/guides/api.md).
 import type { Settings } from '../core/settings.js';
 
 /** The answer of `GET /v1/health` (`amux daemon status --json`). */

@@ -1,6 +1,6 @@
 /**
  * Error codes of the API and the CLI (ADR 0006): each stable `code` maps to the CLI's exit code
- * (README "Exit codes") and to the HTTP status the daemon answers with. Clients match on codes,
+ * (src/guides/sessions.md "Durations, exit codes, colour") and to the HTTP status the daemon answers with. Clients match on codes,
  * never on message text.
  */
 export const EXIT = { ok: 0, failed: 1, usage: 2, daemon: 3, tmux: 4 } as const;
@@ -22,7 +22,7 @@ export const ERROR_CODES = {
   storage_error: { exit: EXIT.failed, http: 507 },
   not_a_tty: { exit: EXIT.usage, http: 400 },
   daemon_unreachable: { exit: EXIT.daemon, http: 503 },
-  // A remote host (README "Remote hosts", ADR 0024): the CLI's own codes, never answered by a daemon.
+  // A remote host (src/guides/remote.md, ADR 0024): the CLI's own codes, never answered by a daemon.
   host_unreachable: { exit: EXIT.daemon, http: 503 },
   host_auth_failed: { exit: EXIT.daemon, http: 503 },
   remote_amux_missing: { exit: EXIT.daemon, http: 503 },

@@ -1,4 +1,4 @@
-// Events, history and stats on the wire (README "API").
+// Events, history and stats on the wire (src/guides/api.md).
 import type { SessionStatus } from '../core/status.js';
 
 /** One event row. */
@@ -32,7 +32,7 @@ export interface EventsQuery {
 /** Query of `GET /v1/history` (an array of SessionView, removed sessions included). */
 export interface HistoryQuery {
   status?: readonly SessionStatus[] | string;
-  /** Name globs and labels, as in `GET /v1/sessions` (README "Labels and filters"). */
+  /** Name globs and labels, as in `GET /v1/sessions` (src/guides/sessions.md "Restart, labels, groups"). */
   name?: readonly string[] | string;
   label?: readonly string[] | string;
   /** Only sessions created in the last `since`: ms or a duration text; or since a time (ISO-8601, epoch ms of 12+ digits). */

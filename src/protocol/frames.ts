@@ -1,5 +1,5 @@
 /**
- * The multiplexed job stream of the API (README "API"): frames with docker's 8-byte header (type,
+ * The multiplexed job stream of the API (src/guides/api.md): frames with docker's 8-byte header (type,
  * three zero bytes, big-endian payload length), then the payload. Types: 0 the job as it started
  * (JSON), 1 stdout bytes, 2 stderr bytes, 3 the job as it ended (JSON, the last frame).
  */

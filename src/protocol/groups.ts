@@ -1,4 +1,4 @@
-// Groups and live settings on the wire (README "Groups", "Configuration").
+// Groups and live settings on the wire (src/guides/sessions.md "Restart, labels, groups", src/guides/configuration.md).
 import type { Settings } from '../core/settings.js';
 
 /** A group as `GET /v1/groups` lists it. */

@@ -1,4 +1,4 @@
-// Jobs on the wire (README "API").
+// Jobs on the wire (src/guides/api.md).
 import type { JobFacts } from '../core/records.js';
 import type { JobStatus } from '../core/status.js';
 

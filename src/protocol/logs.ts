@@ -1,4 +1,4 @@
-// Output pages on the wire (README "API"): `GET /v1/sessions/{ref}/logs` and one stream of `GET /v1/jobs/{id}/output`.
+// Output pages on the wire (src/guides/api.md): `GET /v1/sessions/{ref}/logs` and one stream of `GET /v1/jobs/{id}/output`.
 
 /** Query of `GET /v1/sessions/{ref}/logs`. */
 export interface LogsQuery {

@@ -1,5 +1,5 @@
 /**
- * Every route of the API (README "API"): its method and path pattern. The daemon's router
+ * Every route of the API (src/guides/api.md): its method and path pattern. The daemon's router
  * registers exactly these, and the client builds its request paths from them (`pathOf`), so a
  * URL is written down once.
  */

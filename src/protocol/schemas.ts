@@ -13,7 +13,7 @@ import type {
 import { MAX_WAIT_IDS, type WaitRequest } from './wait.js';
 
 /**
- * One schema per route for its body and its query (README "API"): the daemon checks every request
+ * One schema per route for its body and its query (src/guides/api.md): the daemon checks every request
  * against them where it enters, and the MCP tools can share them. Each schema is tied to the
  * request type of its protocol file, so the two cannot drift apart. Loaded by the daemon only:
  * the CLI imports the protocol's types, never zod.
@@ -115,7 +115,7 @@ const list = <T extends string>(known: readonly T[], what: string, expand: (raw:
     if (bad !== undefined) ctx.addIssue({ code: 'custom', message: `unknown ${what}status '${bad}': use ${known.join(', ')}${what ? '' : ', live or finished'}` });
     return items as T[];
   });
-/** Session statuses; `live` and `finished` stand for their sets (README "Labels and filters"). */
+/** Session statuses; `live` and `finished` stand for their sets (src/guides/sessions.md "Restart, labels, groups"). */
 const sessionStatuses = list(SESSION_STATUSES, '', expandStatusWords);
 /** Comma-separated words (name globs, labels). */
 const items = z.string().transform((raw) => raw.split(',').filter(Boolean));
@@ -179,7 +179,7 @@ export function checkInput(schema: z.ZodType, value: unknown, where: 'body' | 'q
   if (r.success) return { ok: true, value: r.data };
   const issue = r.error.issues[0]!;
   const noun = where === 'body' ? 'field' : 'query parameter';
-  if (issue.code === 'unrecognized_keys') return { ok: false, message: `unknown ${noun} '${issue.keys[0]}' in the request ${where}; see the API section of the README` };
+  if (issue.code === 'unrecognized_keys') return { ok: false, message: `unknown ${noun} '${issue.keys[0]}' in the request ${where}; see amux help api` };
   const path = issue.path.join('.');
   return { ok: false, message: path ? `invalid ${noun} '${path}': ${issue.message}` : `invalid request ${where}: ${issue.message}` };
 }

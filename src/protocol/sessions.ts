@@ -1,4 +1,4 @@
-// Sessions on the wire (README "API"): what the daemon answers and what it accepts.
+// Sessions on the wire (src/guides/api.md): what the daemon answers and what it accepts.
 import type { AttentionSource } from '../core/attention-scan.js';
 import type { DeclaredSource, DeclaredState } from '../core/attention.js';
 import type { ProgressState, PromptPhase } from '../core/osc-announce.js';
@@ -24,11 +24,11 @@ export interface SessionView extends SessionFacts {
   foreground: string | null;
   /** A pending session starts no earlier than this (`run --delay`, a restart's backoff); null otherwise. */
   startAfter: string | null;
-  /** The program asks for a person (a bell, a desktop notification, `amux state waiting`); null when it does not (README "Statuses", ADR 0034). */
+  /** The program asks for a person (a bell, a desktop notification, `amux state waiting`); null when it does not (src/guides/statuses.md, ADR 0034). */
   attention: AttentionView | null;
   /** The state the program declared (`amux state`, or its OSC 7501 report), while it is in force; null otherwise. */
   declared: DeclaredView | null;
-  /** The window title its programs set last (OSC 0, OSC 2), exactly as written; null: none (README "Statuses", ADR 0050). Not a status rule. */
+  /** The window title its programs set last (OSC 0, OSC 2), exactly as written; null: none (src/guides/statuses.md, ADR 0050). Not a status rule. */
   title: string | null;
   /** A progress bar its foreground program set (OSC 9;4) and has not cleared; null otherwise (ADR 0049). */
   progress: ProgressView | null;
@@ -39,7 +39,7 @@ export interface SessionView extends SessionFacts {
   rssBytes?: number | null;
 }
 
-/** A session's attention (README "Statuses": attention). */
+/** A session's attention (src/guides/statuses.md: attention). */
 export interface AttentionView {
   /** When it was asked for. */
   at: string;
@@ -50,7 +50,7 @@ export interface AttentionView {
   message: string | null;
 }
 
-/** A state a program declared (README "Statuses": declared states). */
+/** A state a program declared (src/guides/statuses.md: declared states). */
 export interface DeclaredView {
   state: DeclaredState;
   /** `command`: `amux state` (or `POST …/state`); `osc7501`: the program's OSC 7501 report (ADR 0049). */
@@ -112,7 +112,7 @@ export interface CreateSessionRequest {
   cwd?: string;
   /** The complete environment of the session (usually the caller's), plus `-e` overrides. */
   env?: Record<string, string>;
-  /** `env` goes over the daemon's own environment (a remote client's: README "Remote hosts"), not instead of it. */
+  /** `env` goes over the daemon's own environment (a remote client's: src/guides/remote.md), not instead of it. */
   hostEnv?: boolean;
   /** Remove the session once it has finished. */
   autoRemove?: boolean;
@@ -122,17 +122,17 @@ export interface CreateSessionRequest {
   timeoutMs?: number | string;
   /** Expire the session after this long without output: ms, or a duration text. */
   idleTimeoutMs?: number | string;
-  /** Labels (README "Labels and filters"). */
+  /** Labels (src/guides/sessions.md "Restart, labels, groups"). */
   labels?: Record<string, string>;
   /** `no`, `on-failure`, `on-failure:N` or `always` (ADR 0033). */
   restart?: string;
   /** Start no earlier than this long from now: ms, or a duration text. */
   delayMs?: number | string;
-  /** An existing group: the session also waits for a slot of its parallel limit (README "Groups"). */
+  /** An existing group: the session also waits for a slot of its parallel limit (src/guides/sessions.md "Restart, labels, groups"). */
   group?: string;
   /** Session references: it starts once all completed with exit 0, and fails unstarted if one ended otherwise. */
   after?: string[];
-  /** A shell command run when the session ends, with AMUX_ID, AMUX_NAME, AMUX_STATUS, AMUX_EXIT_CODE set (README "Notices"). */
+  /** A shell command run when the session ends, with AMUX_ID, AMUX_NAME, AMUX_STATUS, AMUX_EXIT_CODE set (src/guides/sessions.md "Notices"). */
   onEnd?: string;
   /**
    * A dependency of the session did not come up, as this text says: it is recorded and never

@@ -1,7 +1,7 @@
-// `POST /v1/wait` (README "API").
+// `POST /v1/wait` (src/guides/api.md).
 import type { JobStatus, SessionStatus } from '../core/status.js';
 
-/** The most references one wait takes (README "API"): more are a 400; wait for them in several calls. */
+/** The most references one wait takes (src/guides/api.md): more are a 400; wait for them in several calls. */
 export const MAX_WAIT_IDS = 1000;
 
 /** The body: sessions or jobs (job 1 of a command session stands for the session), at most MAX_WAIT_IDS. */

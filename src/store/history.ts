@@ -1,4 +1,4 @@
-// The SQL behind `amux events` and `amux stats` (README "Commands"): reads only, through the Store's
+// The SQL behind `amux events` and `amux stats` (src/guides/sessions.md): reads only, through the Store's
 // prepared statements. (`amux history` is Store.listSessions with removed sessions included.)
 import type { EventRecord } from '../core/records.js';
 import type { StatsView } from '../protocol/events.js';

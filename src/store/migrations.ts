@@ -104,7 +104,7 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE sessions ADD COLUMN declared_pgid INTEGER;
   CREATE INDEX sessions_attention ON sessions(attention_at) WHERE attention_at IS NOT NULL;
   `,
-  /* 7: how the run a restart replaced ended (README "Restart": one name across restarts), as JSON. */ `
+  /* 7: how the run a restart replaced ended (src/guides/sessions.md "Restart, labels, groups": one name across restarts), as JSON. */ `
   ALTER TABLE sessions ADD COLUMN previous_end TEXT;
   `,
   /* 8: announced states and the window title (ADR 0049, ADR 0050). */ `

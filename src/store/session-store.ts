@@ -115,7 +115,7 @@ export class Store {
     return row.t;
   }
 
-  /** Groups with their parallel limit, by name (README "Groups"). */
+  /** Groups with their parallel limit, by name (src/guides/sessions.md "Restart, labels, groups"). */
   listGroups(): { name: string; parallel: number; createdAt: number }[] {
     return this.sql('SELECT name, parallel, created_at AS createdAt FROM groups ORDER BY name').all() as { name: string; parallel: number; createdAt: number }[];
   }

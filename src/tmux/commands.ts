@@ -145,7 +145,7 @@ export function sendKeysArgs(target: string, keys: readonly string[]): string[] 
 const SET_BUFFER_MAX = 4000;
 
 /**
- * The tmux calls that put text into the pane as a paste, without Enter (README "Commands": send;
+ * The tmux calls that put text into the pane as a paste, without Enter (src/guides/sessions.md: send;
  * ADR 0047): the text goes into a named buffer, and `paste-buffer -p` puts it in the pane, wrapped
  * in bracketed-paste codes when the program asked for them (so that an agent or a REPL takes it as
  * one paste, never as typed keys whose Enter is part of a burst), as typed otherwise (each newline

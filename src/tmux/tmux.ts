@@ -34,7 +34,7 @@ const RECONNECT_MS = 5_000;
  * call (a call with stdin input, a line tmux's parser cannot hold, no server yet, or `control` off).
  */
 export class Tmux {
-  /** Number of tmux processes spawned; the benchmarks read it (README "Performance"). */
+  /** Number of tmux processes spawned; the benchmarks read it (scripts/PERFORMANCE.md). */
   spawns = 0;
   /** Number of calls the control client answered. */
   controlCalls = 0;

@@ -34,7 +34,7 @@ export function installAgentClis(): string | null {
   return installError;
 }
 
-/** What a recipe adds: the exact config of the README's "Agents" recipes, per CLI. */
+/** What a recipe adds: the exact config of the recipes of src/guides/agents.md, per CLI. */
 export interface Recipe {
   /** Claude Code: merged into ~/.claude/settings.json. */
   claudeSettings?: Record<string, unknown>;

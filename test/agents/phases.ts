@@ -14,7 +14,8 @@ import { DECLARING, NOTIFICATIONS, README_TEXTS } from './recipes.js';
  */
 export type Phase = 'start-up' | 'prompt' | 'streaming' | 'tool run' | 'approval dialog' | 'turn end' | 'declared';
 
-const README = join(__dirname, '..', '..', '..', 'README.md');
+/** The guide that holds the recipes (`amux help agents`). */
+const GUIDE = join(__dirname, '..', '..', '..', 'src', 'guides', 'agents.md');
 
 function opts(todo: Partial<Record<Phase, string>>, phase: Phase): { todo?: string } {
   return todo[phase] ? { todo: todo[phase] } : {};
@@ -129,14 +130,14 @@ export function evidenceSuite(name: AgentName, todo: Partial<Record<Phase, strin
   });
 }
 
-/** The README recipe that declares states (Claude Code's hooks, Codex's notify), run as written. */
+/** The recipe of the agents guide that declares states (Claude Code's hooks, Codex's notify), run as written. */
 export function recipeSuite(name: 'claude' | 'codex', todo: Partial<Record<Phase, string>> = {}): void {
-  describe(`${name}: the README recipe`, { timeout: 300_000 }, () => {
+  describe(`${name}: the agents guide's recipe`, { timeout: 300_000 }, () => {
     const sess = sessionOf(name, DECLARING[name]);
 
-    test('the README holds the recipes exactly as tested', () => {
-      const readme = readFileSync(README, 'utf8');
-      for (const text of README_TEXTS) assert.ok(readme.includes(text), `README lacks:\n${text}`);
+    test('src/guides/agents.md holds the recipes exactly as tested', () => {
+      const guide = readFileSync(GUIDE, 'utf8');
+      for (const text of README_TEXTS) assert.ok(guide.includes(text), `src/guides/agents.md lacks:\n${text}`);
     });
 
     test('a turn: submitted, never ready or idle before its last byte, ready after it', opts(todo, 'declared'), async (t) => {

@@ -1,7 +1,7 @@
 import type { Recipe } from './clis.js';
 
 /**
- * The README's "Agents" recipes, exactly as written there (the tests check that the README holds
+ * The recipes of src/guides/agents.md (`amux help agents`), exactly as written there (the tests check that the guide holds
  * these texts verbatim, then run the CLIs with them).
  */
 

@@ -57,7 +57,7 @@ export function clientFor(h: AmuxHome, use: (c: Client) => void): void {
   });
 }
 
-/** Puts each output text back where its `textIn` points (README "Agents": the bulk is sent once, in a content block of its own). */
+/** Puts each output text back where its `textIn` points (src/guides/agents.md: the bulk is sent once, in a content block of its own). */
 export function withTexts(value: any, content: { type: string; text?: string }[]): any {
   if (Array.isArray(value)) return value.map((v) => withTexts(v, content));
   if (value === null || typeof value !== 'object') return value;

@@ -7,7 +7,7 @@ import { AmuxHome, BIN } from './amux.js';
 import { freePort } from './net.js';
 
 /**
- * Private OpenSSH servers for the remote-host tests (README "Remote hosts"): each is one "host",
+ * Private OpenSSH servers for the remote-host tests (src/guides/remote.md): each is one "host",
  * an `sshd -D` on 127.0.0.1 and its own port, whose sessions get their own AMUX_HOME (`SetEnv`),
  * so two sshds are two machines. Keys (a host key and a client key) are made per run in a temp
  * directory. Nothing is installed here; scripts/setup.sh installs openssh-server.

@@ -3,7 +3,7 @@ import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs
 import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 
-/** One real program of the status truth table (README "Statuses"), run as its own session. */
+/** One real program of the status truth table (src/guides/statuses.md), run as its own session. */
 export interface ProgramCase {
   name: string;
   /** What must be installed; the case is skipped, and says so, without it. */

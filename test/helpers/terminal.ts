@@ -6,7 +6,7 @@ import type { TestContext } from 'node:test';
 import { type AmuxHome, BIN, sleep } from './amux.js';
 
 /**
- * `amux top` tested as a person uses it (README "amux top"): a second, unrelated tmux server plays
+ * `amux top` tested as a person uses it (src/guides/sessions.md "Dashboard"): a second, unrelated tmux server plays
  * the user's terminal; bash runs in its pane, `top` is typed at its prompt, keys go in with
  * send-keys and the screen is read with capture-pane after each one.
  */

@@ -1,6 +1,6 @@
 import { evidenceSuite, recipeSuite } from '../agents/phases.js';
 
-// Claude Code under amux, against a mock Anthropic API on 127.0.0.1 (ADR 0051; README "Agents").
+// Claude Code under amux, against a mock Anthropic API on 127.0.0.1 (ADR 0051; src/guides/agents.md).
 // Open (issue 30), each seen in a CI-like run of the merged build:
 const network = 'issue 30: after a turn, working (network) until the API closes its idle connections (ADR 0048 counts the HTTP thread\'s wake-ups as traffic)';
 evidenceSuite('claude', {

@@ -1,6 +1,6 @@
 import { evidenceSuite, recipeSuite } from '../agents/phases.js';
 
-// Codex CLI under amux, against a mock OpenAI Responses API on 127.0.0.1 (ADR 0051; README "Agents").
+// Codex CLI under amux, against a mock OpenAI Responses API on 127.0.0.1 (ADR 0051; src/guides/agents.md).
 // Open (issue 30): Codex writes OSC 7501 `state=idle` in the middle of a turn (its hidden
 // title-generation turn ends), which ADR 0049 reads as `ready`: idle 1.6-2.6 s early in tool turns,
 // and the approval dialog's turn likewise.

@@ -1,6 +1,6 @@
 import { evidenceSuite } from '../agents/phases.js';
 
-// Gemini CLI under amux, against a mock Gemini API on 127.0.0.1 (ADR 0051; README "Agents").
+// Gemini CLI under amux, against a mock Gemini API on 127.0.0.1 (ADR 0051; src/guides/agents.md).
 // Open (issue 30): `send` submits now, but its status is still wrong: at start-up `working
 // (sleeping)` instead of idle at its prompt, and so through the turns (the relaunch parent and its
 // child, ADR 0048, are not yet judged right on this CLI).

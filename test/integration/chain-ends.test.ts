@@ -25,7 +25,7 @@ function gone(pid: number): boolean {
   }
 }
 
-describe('ends: a chain ends whatever state its member is in, hooks run once per end, a stdin nobody sends ends (ADR 0033, 0017, README "Notices")', () => {
+describe('ends: a chain ends whatever state its member is in, hooks run once per end, a stdin nobody sends ends (ADR 0033, 0017, src/guides/sessions.md "Notices")', () => {
   const h = amuxHome({ after });
   const scratch = mkdtempSync('/tmp/amux-ends-');
   after(() => rmSync(scratch, { recursive: true, force: true }));

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { amuxHome } from '../helpers/amux.js';
 
-describe('habits of other tools, flag-shaped words and usage lines (README "Commands")', () => {
+describe('habits of other tools, flag-shaped words and usage lines (src/guides/sessions.md)', () => {
   const h = amuxHome({ after });
 
   for (const sig of ['-9', '-KILL', '-SIGKILL']) {

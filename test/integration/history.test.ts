@@ -194,7 +194,7 @@ describe('amux history and stats', () => {
     assert.doesNotMatch(text, /\x1b\[/, 'no colour with NO_COLOR');
   });
 
-  test('bad input: one clear line and the exit code of the README', async () => {
+  test('bad input: one clear line and the exit code of src/guides/sessions.md', async () => {
     const cases: [string[], number, RegExp][] = [
       [['events', '--since', '5x'], 2, /invalid --since '5x': give a duration before now/],
       [['history', '--since', '5x'], 2, /invalid --since '5x': give a duration before now/],

@@ -13,7 +13,7 @@ const isAlive = (pid: number) => {
   }
 };
 
-describe('amux.db lost (ADR 0027, README "How it works")', () => {
+describe('amux.db lost (ADR 0027, src/guides/internals.md)', () => {
   test('a session whose shell had exited is adopted as ended, not left unseen in tmux', async (t) => {
     const h = amuxHome(t);
     const shell = await h.ok(['run']);

@@ -6,7 +6,7 @@ import { amuxHome } from '../helpers/amux.js';
 import { RawMcp, sockets, until } from '../helpers/mcp.js';
 
 /*
- * `amux mcp`'s stdio as its client sees it in raw JSON-RPC lines (README "Agents"): every line gets
+ * `amux mcp`'s stdio as its client sees it in raw JSON-RPC lines (src/guides/agents.md): every line gets
  * an answer, nothing read ends the server, and it ends with its client.
  */
 

@@ -36,7 +36,7 @@ describe('amux mcp', () => {
     assert.ok('budgetMs' in (byName.get('wait')!.inputSchema.properties ?? {}));
   });
 
-  test('up and down: per-session readiness within a budget; a failing dependency named; the stack removed (README "Stacks")', async () => {
+  test('up and down: per-session readiness within a budget; a failing dependency named; the stack removed (src/guides/stacks.md)', async () => {
     const stacks = join(dir, 'stacks');
     cpSync(join(__dirname, '..', '..', '..', 'test', 'fixtures', 'stacks', 'failing-dep'), join(stacks, 'failing-dep'), { recursive: true });
     mkdirSync(join(stacks, 'mcpstack'));

@@ -4,7 +4,7 @@ import type { TestContext } from 'node:test';
 import { SshLab, sshdUnavailable, type SshHost } from '../helpers/sshd.js';
 
 /**
- * README "Remote hosts": amux driving the daemons of other machines over SSH. Two "hosts" are two
+ * src/guides/remote.md: amux driving the daemons of other machines over SSH. Two "hosts" are two
  * private sshds on 127.0.0.1, each with its own AMUX_HOME (test/helpers/sshd.ts); each test has its
  * own local home, hence its own SSH master connections.
  */

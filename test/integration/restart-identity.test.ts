@@ -14,7 +14,7 @@ async function waitFor<T>(probe: () => Promise<T | null | undefined>, what: stri
   }
 }
 
-describe('a service keeps its identity across restarts (README "Restart")', () => {
+describe('a service keeps its identity across restarts (src/guides/sessions.md "Restart, labels, groups")', () => {
   test('the successor exists at once as restarting; logs NAME shows every run with a header, -f follows into the next; ids stay per run', async (t) => {
     // One live slot: a queued blocker takes it when the first run ends, so the restart is held
     // pending (restarting) for as long as the test looks, on any machine.

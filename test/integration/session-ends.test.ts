@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { amuxHome, BIN, sleep, type AmuxHome } from '../helpers/amux.js';
 
-// Issue 24: how a shell session that ended by itself is recorded (README "Statuses").
+// Issue 24: how a shell session that ended by itself is recorded (src/guides/statuses.md).
 describe('a shell session ended by its own shell', () => {
   const h = amuxHome({ after });
 
@@ -33,7 +33,7 @@ describe('a shell session ended by its own shell', () => {
 
   test('kill -9 $$ → failed with 137, SIGKILL (or, when tmux kept no status, failed without a code, saying so)', async () => {
     const { waited, rec } = await endWith('kill -9 $$');
-    // tmux 3.3a now and then keeps neither the status nor the signal of a dead pane, for good (README "Statuses").
+    // tmux 3.3a now and then keeps neither the status nor the signal of a dead pane, for good (src/guides/statuses.md).
     const tmuxSaw = spawnSync('tmux', ['-S', join(h.home, 'tmux.sock'), 'list-panes', '-t', `=amux-${rec.id}`, '-F', '#{pane_dead_status}/#{pane_dead_signal}'], { encoding: 'utf8' }).stdout.trim();
     if (tmuxSaw === '/') {
       assert.deepEqual([rec.status, rec.exitCode, rec.signal, rec.error], ['failed', null, null, 'shell process exited; tmux kept no exit status']);
@@ -119,7 +119,7 @@ function watchdogOf(id: string): number[] {
   }).map(Number);
 }
 
-// Issue 24: nothing of a session runs after its end, whatever ended it (README "How it works": ends; ADR 0027).
+// Issue 24: nothing of a session runs after its end, whatever ended it (src/guides/internals.md: ends; ADR 0027).
 describe('nothing of a session outlives it', () => {
   test('tmux kill-server with the daemon running', async (t) => {
     const h = amuxHome(t);

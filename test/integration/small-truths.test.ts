@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { amuxHome, BIN } from '../helpers/amux.js';
 
-/** Issue 31's small truths (README "Statuses", ADR 0016, ADR 0034): what wait, kill and state say. */
+/** Issue 31's small truths (src/guides/statuses.md, ADR 0016, ADR 0034): what wait, kill and state say. */
 describe('wait --json, kill and state say what the record says', () => {
   const h = amuxHome({ after });
   const events = async (ref: string): Promise<any[]> => (await h.ok(['events', ref])).split('\n').filter(Boolean).map((l) => JSON.parse(l));

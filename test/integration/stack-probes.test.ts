@@ -38,7 +38,7 @@ function gone(pid: number): boolean {
   }
 }
 
-describe('readiness probes keep their deadline (README "Stacks", ADR 0035)', () => {
+describe('readiness probes keep their deadline (src/guides/stacks.md, ADR 0035)', () => {
   const h = amuxHome({ after });
   const scratch = mkdtempSync('/tmp/amux-probes-');
   const servers: { close(): void }[] = [];

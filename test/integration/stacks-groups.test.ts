@@ -6,7 +6,7 @@ import { amuxHome } from '../helpers/amux.js';
 
 const FIXTURES = join(__dirname, '..', '..', '..', 'test', 'fixtures', 'stacks');
 
-describe('stacks: group: NAME, as run -g (README "Stacks", ADR 0035)', () => {
+describe('stacks: group: NAME, as run -g (src/guides/stacks.md, ADR 0035)', () => {
   const h = amuxHome({ after });
   const scratch = mkdtempSync('/tmp/amux-stack-groups-');
   after(() => rmSync(scratch, { recursive: true, force: true }));

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { SshLab, sshdUnavailable, type SshHost } from '../helpers/sshd.js';
 
-/** README "Stacks", on a remote host: the file and its env_file are read here, the sessions run there. */
+/** src/guides/stacks.md, on a remote host: the file and its env_file are read here, the sessions run there. */
 describe('stacks on a remote host', () => {
   let lab: SshLab | null = null;
   let host: SshHost;

@@ -7,9 +7,10 @@ import { after, describe, test } from 'node:test';
 import { amuxHome, BIN, sleep } from '../helpers/amux.js';
 
 const FIXTURES = join(__dirname, '..', '..', '..', 'test', 'fixtures', 'stacks');
-const README = join(__dirname, '..', '..', '..', 'README.md');
+/** The guide that shows the demo stack (`amux help stacks`). */
+const GUIDE = join(__dirname, '..', '..', '..', 'src', 'guides', 'stacks.md');
 
-describe('stacks: up, down, ps --stack, logs --stack (README "Stacks")', () => {
+describe('stacks: up, down, ps --stack, logs --stack (src/guides/stacks.md)', () => {
   const h = amuxHome({ after });
   const scratch = mkdtempSync('/tmp/amux-stacks-');
   after(() => rmSync(scratch, { recursive: true, force: true }));
@@ -23,10 +24,12 @@ describe('stacks: up, down, ps --stack, logs --stack (README "Stacks")', () => {
   const byService = (list: any[]): Record<string, any> => Object.fromEntries(list.map((s) => [s.labels.service, s]));
   const amuxLines = (stderr: string) => stderr.split('\n').filter((l) => l.startsWith('amux:'));
 
-  test('the README example: five sessions up in dependency order, each ready its own way; logs --stack; down leaves nothing', async () => {
-    const readme = readFileSync(README, 'utf8');
-    const example = readFileSync(join(FIXTURES, 'demo', 'amux.yaml'), 'utf8');
-    assert.ok(readme.includes(example), 'README "Stacks" shows test/fixtures/stacks/demo/amux.yaml as it is');
+  test('the stacks guide\'s example: five sessions up in dependency order, each ready its own way; logs --stack; down leaves nothing', async () => {
+    const guide = readFileSync(GUIDE, 'utf8');
+    for (const file of ['amux.yaml', 'api.js', 'migrate.js', 'worker.js', '.env']) {
+      const text = readFileSync(join(FIXTURES, 'demo', file), 'utf8');
+      assert.ok(guide.includes(text), `src/guides/stacks.md shows test/fixtures/stacks/demo/${file} whole, as it is`);
+    }
     const dir = copy('demo');
     const up = await h.run(['up', '-d'], { cwd: dir });
     assert.equal(up.code, 0, up.stderr);

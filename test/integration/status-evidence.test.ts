@@ -40,7 +40,7 @@ function watchedEnough(c: ProgramCase, entry: { looks: Look[]; startedAt: number
 }
 
 /**
- * The truth table of README "Statuses" (ADR 0015), with real programs, each as its own session,
+ * The truth table of src/guides/statuses.md (ADR 0015), with real programs, each as its own session,
  * all watched at once: the status a person would give it, at every look (through the API,
  * `GET /v1/sessions`, what `ps --json` prints; every 250 ms, 8 s and more) once it has started
  * (a condition, not a time: see `settledLooks`).

@@ -5,7 +5,7 @@ import { describe, test } from 'node:test';
 import { amuxHome } from '../helpers/amux.js';
 import { terminal } from '../helpers/terminal.js';
 
-/** `top` groups rows by stack (README "Dashboard", "Stacks"), read off a real terminal as a person sees it. */
+/** `top` groups rows by stack (src/guides/sessions.md "Dashboard", src/guides/stacks.md), read off a real terminal as a person sees it. */
 describe('top: rows grouped by stack', () => {
   test("a stack's sessions under its heading, in dependency order, though a lone session is newer than one of them", async (t) => {
     const h = amuxHome(t);

@@ -5,7 +5,7 @@ import { compare, selfRatioSpread } from '../../scripts/bench/ab-report.js';
 import { parseFrames } from '../../scripts/bench/ab-socket.js';
 import { parseTreeArgs } from '../../scripts/bench/ab-trees.js';
 
-/** A frame as README "API" has it: type, three zero bytes, big-endian length, payload. */
+/** A frame as src/guides/api.md has it: type, three zero bytes, big-endian length, payload. */
 function frame(type: number, payload: string): Buffer {
   const head = Buffer.alloc(8);
   head[0] = type;

@@ -123,7 +123,7 @@ describe('completion: session and job ids', () => {
   });
 });
 
-describe('completion: contexts (README "Remote hosts")', () => {
+describe('completion: contexts (src/guides/remote.md)', () => {
   test('--context NAME before the command, and context use/rm NAME, offer context names', async () => {
     assert.deepEqual(await values(['--context', '']), ['local', 'gpu', 'gpu2']);
     assert.deepEqual(await values(['--context', 'gp']), ['gpu', 'gpu2']);

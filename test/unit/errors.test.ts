@@ -22,7 +22,7 @@ describe('AmuxError', () => {
     assert.deepEqual(err.toJSON(), { code: 'session_not_found', message: 'no such session' });
   });
 
-  test('exit codes follow the README', () => {
+  test('exit codes follow src/guides/sessions.md', () => {
     const exits = Object.fromEntries(Object.entries(ERROR_CODES).map(([code, v]) => [code, v.exit]));
     assert.equal(exits.usage, 2);
     assert.equal(exits.invalid_argument, 2);

@@ -11,7 +11,7 @@ import { checkInput, ROUTE_SCHEMAS } from '../../src/protocol/schemas.js';
 
 /**
  * The exact edges a hand mutation run found unguarded: each limit at its value and one past it, and
- * the few rules no unit test named (README "Commands", "API").
+ * the few rules no unit test named (src/guides/sessions.md, api.md).
  */
 const invalid = { code: 'invalid_argument', exitCode: 2 };
 

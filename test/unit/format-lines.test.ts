@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { formatLines, parseFormat } from '../../src/cli/format.js';
 
-describe('--format output is made a line at a time (README "Output formats")', () => {
+describe('--format output is made a line at a time (src/guides/sessions.md "Output formats")', () => {
   test('a line is made only once the one before it was taken: nothing holds the whole output', () => {
     const fields = ['id', 'command'];
     let made = 0;

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { habitHint, killSignalWords } from '../../src/cli/habits.js';
 
-describe('habits (README "Commands")', () => {
+describe('habits (src/guides/sessions.md)', () => {
   test('docker, pueue and kill(1) habits get a hint that names the amux way', () => {
     assert.match(habitHint(['run', '-d', '--', 'make'])!, /always run detached.*-w waits/);
     assert.match(habitHint(['run', '-it', 'bash'])!, /amux attach ID/);

@@ -13,7 +13,7 @@ describe('errors in MCP words', () => {
       ['sinceOffset is for --until output:REGEX; drop it, or wait for output', /sinceOffset is for until 'output:REGEX'/],
       ["'Ctrl-C' is not a tmux key name; use names such as C-c, or send it as text without --keys", /send it as text instead of keys/],
       ['a send timeout is for when: idle or ready (--when); drop it', /idle or ready \(when\)/],
-      ["no amux.yaml, amux.yml, Procfile in /x: write one (README \"Stacks\") or give -f FILE", /or give file$/],
+      ["no amux.yaml, amux.yml, Procfile in /x: write one (amux help stacks) or give -f FILE", /or give file$/],
       ["cannot make a stack name of the directory '!!': give -p NAME", /give project$/],
     ];
     for (const [cli, mcp] of cases) {

@@ -69,7 +69,7 @@ describe('quoteArgv', () => {
   test(
     'the first word runs as a command even when it looks like an assignment or a keyword',
     () => {
-      // README "Commands" (run): several words are an exact argv. Like execvp, `FOO=bar env` must try to run a
+      // src/guides/sessions.md (run): several words are an exact argv. Like execvp, `FOO=bar env` must try to run a
       // program named "FOO=bar" (exit 127), not run env with FOO set.
       for (const argv of [['FOO=bar', 'true'], ['if', 'true'], ['{', 'true']]) {
         const r = spawnSync('bash', ['--norc', '--noprofile', '-c', quoteArgv(argv)], { encoding: 'utf8' });

@@ -16,7 +16,7 @@ function badSetting(setting: string) {
 }
 
 describe('resolveSettings', () => {
-  test('defaults (README "Configuration")', () => {
+  test('defaults (src/guides/configuration.md)', () => {
     assert.deepEqual(resolveSettings({}, {}), {
       maxLive: 0, idleThresholdMs: 3000, logCapBytes: 8 * MiB, statusCacheMs: 2000,
       finishedTtlMs: 30 * 60_000, historyRetentionMs: 30 * 86_400_000, sweepIntervalMs: 60_000,
@@ -24,7 +24,7 @@ describe('resolveSettings', () => {
     });
   });
 
-  test('hooks: onEnd and onFailure command lines; anything else names the hook (README "Notices")', () => {
+  test('hooks: onEnd and onFailure command lines; anything else names the hook (src/guides/sessions.md "Notices")', () => {
     assert.deepEqual(resolveSettings({ hooks: { onFailure: 'notify-send x' } }, {}).hooks, { onEnd: null, onFailure: 'notify-send x' });
     assert.throws(() => resolveSettings({ hooks: { onExit: 'x' } }, {}), /unknown hook 'onExit'/);
     assert.throws(() => resolveSettings({ hooks: { onEnd: '' } }, {}), /hooks.onEnd/);

@@ -164,7 +164,7 @@ describe('stack plans', () => {
   });
 });
 
-describe('stack files are read only when regular and bounded; names that read as job ids are refused (README "Stacks")', () => {
+describe('stack files are read only when regular and bounded; names that read as job ids are refused (src/guides/stacks.md)', () => {
   test('a link to /dev/zero, a FIFO, a file over 1 MiB: refused at once (exit 2), never read for ever or waited on', (t) => {
     const dir = mkdtempSync(join(tmpdir(), 'amux-stackfile-'));
     t.after(() => rmSync(dir, { recursive: true, force: true }));

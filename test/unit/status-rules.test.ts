@@ -76,7 +76,7 @@ describe('decideStatus', () => {
     assert.equal(d.error, 'shell process exited (SIGKILL)');
   });
 
-  test('a shell that exited 0 by itself → completed, code 0 (README "Statuses")', () => {
+  test('a shell that exited 0 by itself → completed, code 0 (src/guides/statuses.md)', () => {
     const d = decideStatus('idle', obs({ paneDead: true, paneDeadStatus: 0 }), timing(0));
     assert.deepEqual([d.status, d.exitCode, d.signal, d.error, d.reason], ['completed', 0, null, undefined, 'shell exited']);
   });

@@ -67,7 +67,7 @@ describe('controlLine', () => {
   });
 });
 
-/** Real tmux, on a private server of this test (README "Tests"): what goes in is what tmux gets. */
+/** Real tmux, on a private server of this test (src/guides/contributing.md): what goes in is what tmux gets. */
 describe('Tmux through one control client', () => {
   const dir = mkdtempSync('/tmp/amux-ctl-');
   const socket = join(dir, 'tmux.sock');

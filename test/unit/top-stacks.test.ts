@@ -9,7 +9,7 @@ const session = sessionView;
 const member = (stack: string, key: string, levelOf: number, p: Partial<SessionView> = {}) =>
   session({ id: `${stack}-${key}`.padEnd(8, '_').slice(0, 8), name: `${stack}-${key}`, labels: { stack, service: key, 'stack.level': String(levelOf) }, ...p });
 
-describe('top: rows grouped by stack (README "Dashboard")', () => {
+describe('top: rows grouped by stack (src/guides/sessions.md "Dashboard")', () => {
   test("a stack's sessions together in dependency order, at its first session's place; others as they were", () => {
     const lone = session({ id: 'lone0000', name: 'lone' });
     const db = member('demo', 'db', 0);

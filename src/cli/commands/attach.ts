@@ -12,7 +12,7 @@ export async function attachCommand(client: Client, ref: string, opts: { readOnl
   const { session } = await client.sessions.inspect(ref);
   const remote = client.remote;
   if (remote) {
-    // On a host, its own amux attaches there, on a terminal ssh gives it (README "Remote hosts").
+    // On a host, its own amux attaches there, on a terminal ssh gives it (src/guides/remote.md).
     const [cmd, ...args] = remote.attachArgv(session.id, opts.readOnly === true);
     const res = spawnSync(cmd!, args, { stdio: 'inherit' });
     if (res.error) throw new AmuxError('host_unreachable', `${remote.url}: cannot run ssh: ${res.error.message}`);

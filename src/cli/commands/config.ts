@@ -2,7 +2,7 @@ import type { Client } from '../../client/client.js';
 import { AmuxError } from '../../errors.js';
 import { formatTable, printJson, writeOut } from '../output.js';
 
-/** `amux group add|ls|rm` (README "Groups"). */
+/** `amux group add|ls|rm` (src/guides/sessions.md "Restart, labels, groups"). */
 export async function groupCommand(client: Client, action: string, name: string | undefined, opts: { parallel?: number; json?: boolean }): Promise<number> {
   if (action === 'ls') {
     if (name !== undefined) throw new AmuxError('usage', "'group ls' takes no name");
@@ -24,7 +24,7 @@ export async function groupCommand(client: Client, action: string, name: string 
   return 0;
 }
 
-/** `amux config set KEY VALUE` / `unset KEY` (README "Configuration"). */
+/** `amux config set KEY VALUE` / `unset KEY` (src/guides/configuration.md). */
 export async function configCommand(client: Client, action: string, key: string, value: string | undefined): Promise<number> {
   if (action === 'set' && value === undefined) throw new AmuxError('usage', `config set needs a value: amux config set ${key} VALUE`);
   if (action === 'unset' && value !== undefined) throw new AmuxError('usage', 'config unset takes no value');

@@ -3,7 +3,7 @@ import { amuxPaths } from '../../paths.js';
 import { addContext, currentContext, listContexts, readConfigFile, removeContext, useContext, validContextName } from '../contexts.js';
 import { formatTable, printJson, writeOut } from '../output.js';
 
-/** `amux context add NAME URL | ls | rm NAME | use NAME` (README "Remote hosts"). */
+/** `amux context add NAME URL | ls | rm NAME | use NAME` (src/guides/remote.md). */
 export async function contextCommand(action: string, args: string[], opts: { json?: boolean }): Promise<number> {
   const paths = amuxPaths();
   const want = (n: number, usage: string) => {

@@ -9,7 +9,7 @@ export interface DownOptions {
   project?: string;
 }
 
-/** `amux down` (README "Stacks"): stops and removes every session of the stack, dependents first (ADR 0036). */
+/** `amux down` (src/guides/stacks.md): stops and removes every session of the stack, dependents first (ADR 0036). */
 export async function downCommand(client: Client, opts: DownOptions): Promise<number> {
   const name = stackOf(process.cwd(), opts.file, opts.project);
   const sessions = await client.sessions.list({ label: [`${STACK_LABEL}=${name}`] });

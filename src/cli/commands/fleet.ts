@@ -7,7 +7,7 @@ import { contextClient } from '../target.js';
 import { printSessions, sessionQuery, type PsOptions } from './ps.js';
 
 /**
- * `amux ps --context a,b` / `--all-contexts` (README "Remote hosts"): the hosts are asked at once;
+ * `amux ps --context a,b` / `--all-contexts` (src/guides/remote.md): the hosts are asked at once;
  * one table with a HOST column, newest first per host in the order given. A host that fails (its
  * ssh connect timeout, AMUX_CLIENT_TIMEOUT) is one line on stderr and an entry of `errors`; the
  * others are listed. Exit 1 only when every host failed.

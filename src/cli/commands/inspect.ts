@@ -52,7 +52,7 @@ export async function formatInspect(r: InspectView, now: number): Promise<string
     ['id', s.id],
     ['name', orEmpty(s.name)],
     ['status', isRestarting(s) ? `restarting (${restartingNote(s, now)})` : `${paint(s.status)}${s.reason ? ` (${visible(s.reason)})` : ''}`],
-    // README "Statuses": what it asks of a person, and the state its program declared.
+    // src/guides/statuses.md: what it asks of a person, and the state its program declared.
     ['attention', s.attention ? `${s.attention.source}${s.attention.title ? ` ${s.attention.title}:` : ''}${s.attention.message ? ` ${s.attention.message}` : ''}, at ${when(s.attention.at, now)}` : ''],
     ['declared', s.declared ? `${s.declared.state}${s.declared.source === 'osc7501' ? ' (OSC 7501)' : ''}${s.declared.message ? `: ${s.declared.message}` : ''}${s.declared.until ? `, until ${s.declared.until}` : ''}` : ''],
     // ADR 0049, ADR 0050: what its programs announce; the title as written, its controls escaped.
@@ -76,7 +76,7 @@ export async function formatInspect(r: InspectView, now: number): Promise<string
     ['remove when done', s.autoRemove ? 'yes (--rm)' : 'no'],
     ['closed', when(s.closedAt, now)],
     ['removed', when(s.removedAt, now)],
-    // README "Restart": one name across runs; the run before this one and how it ended.
+    // src/guides/sessions.md "Restart, labels, groups": one name across runs; the run before this one and how it ended.
     ['restarts', s.restarts ? `${s.restarts}${s.restartPolicy ? ` (--restart ${s.restartPolicy})` : ''}` : ''],
     ['previous run', s.previousEnd ? `${s.previousEnd.id} ended ${s.previousEnd.status}${s.previousEnd.exitCode !== null ? ` (exit ${s.previousEnd.exitCode})` : ''}${s.previousEnd.endedAt ? `, ${when(s.previousEnd.endedAt, now)}` : ''}` : ''],
   ];

@@ -4,7 +4,7 @@ import { writeOut } from '../output.js';
 import { Router } from '../refs.js';
 
 /**
- * Applies `op` to every reference, each on its host (`HOST:ID`, README "Remote hosts"); prints the
+ * Applies `op` to every reference, each on its host (`HOST:ID`, src/guides/remote.md); prints the
  * ids done (qualified as they were named), one error line per failure, exit 1 if any failed.
  */
 export async function forEach(router: Router, refs: string[], op: (client: Client, ref: string) => Promise<{ id: string }>): Promise<number> {

@@ -14,7 +14,7 @@ export function restartCommand(router: Router, refs: string[], opts: { grace?: n
     try {
       return await client.sessions.restart(ref, { graceMs: opts.grace });
     } catch (err) {
-      // In the directory of a stack, a session's key in the file names it too (README "Stacks").
+      // In the directory of a stack, a session's key in the file names it too (src/guides/stacks.md).
       if ((err as { code?: string }).code !== 'session_not_found') throw err;
       const id = await (require('../stack/service-ref.js') as typeof import('../stack/service-ref.js')).serviceSession(client, ref);
       if (id === null) throw err;

@@ -8,7 +8,7 @@ import { nextOfChain } from '../stack/chain.js';
 import type { SessionView } from '../../protocol/sessions.js';
 import { writeOut } from '../output.js';
 
-/** How many earlier runs `logs NAME` reads back (the daemon keeps as many; README "Restart"). */
+/** How many earlier runs `logs NAME` reads back (the daemon keeps as many; src/guides/sessions.md "Restart, labels, groups"). */
 const RUNS_BACK = 10;
 
 /** `--- run 3 of worker, ended failed (exit 42) ---`: one line before each run's output. */
@@ -19,7 +19,7 @@ export function runHeader(s: Pick<SessionView, 'name' | 'id' | 'restarts' | 'sta
 }
 
 /**
- * `logs NAME` of a session that restarted (README "Restart"): the name is the identity a user
+ * `logs NAME` of a session that restarted (src/guides/sessions.md "Restart, labels, groups"): the name is the identity a user
  * follows, as a docker container's across restarts. The earlier runs whose logs are kept, oldest
  * first, then the current one, each after its header; `-f` follows into each next run while the
  * restart policy goes on (its next run found as `up` finds it). An id names one run (`logs ID` prints that run alone).

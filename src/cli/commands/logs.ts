@@ -41,7 +41,7 @@ export async function logsCommand(client: Client, ref: string, opts: LogsOptions
   if (opts.screen) return screenLogs(client, target, opts);
   if (opts.timestamps) return stampedLogs(client, target, job !== null, opts);
   if (!job && plainWhole(opts) && !/^[0-9a-f]{8}$/i.test(ref)) {
-    // A name that restarted reads as all its runs (README "Restart"); an id is one run.
+    // A name that restarted reads as all its runs (src/guides/sessions.md "Restart, labels, groups"); an id is one run.
     const { session } = await client.sessions.inspect(target);
     // -f of a name whose policy may restart it follows into the next run too.
     if (session.name === ref && (session.restartOf !== null || (opts.follow && session.restartPolicy !== null))) {

@@ -10,21 +10,21 @@ export interface PsOptions {
   quiet?: boolean;
   json?: boolean;
   status?: string;
-  /** Only sessions that ask for attention (README "Statuses"). */
+  /** Only sessions that ask for attention (src/guides/statuses.md). */
   attention?: boolean;
   trunc?: boolean;
-  /** `--filter` values (README "Labels and filters"). */
+  /** `--filter` values (src/guides/sessions.md "Restart, labels, groups"). */
   filter?: string[];
   /** `-n`: the newest N. */
   last?: number;
-  /** `--format` (README "Output formats"). */
+  /** `--format` (src/guides/sessions.md "Output formats"). */
   format?: string;
   /** `--usage`: CPU % and memory of each live session (as `docker stats` once). */
   usage?: boolean;
-  /** Contexts, comma-separated: the fleet view (README "Remote hosts"). */
+  /** Contexts, comma-separated: the fleet view (src/guides/remote.md). */
   context?: string;
   allContexts?: boolean;
-  /** `--stack NAME`: `--filter label=stack=NAME` (README "Stacks"). */
+  /** `--stack NAME`: `--filter label=stack=NAME` (src/guides/stacks.md). */
   stack?: string;
 }
 
@@ -78,7 +78,7 @@ export async function psCommand(client: Client, opts: PsOptions): Promise<number
 
 /**
  * The fields of a session for `--format`: every field of `--json`. Keyed by SessionView, so a field
- * added to the API and not here fails the build (one list, README "Output formats").
+ * added to the API and not here fails the build (one list, src/guides/sessions.md "Output formats").
  */
 const SESSION_FIELD_SET: Record<keyof SessionView, true> = {
   id: true, name: true, status: true, command: true, cwd: true, exitCode: true, signal: true, error: true, reason: true, foreground: true,
@@ -127,12 +127,12 @@ export async function printSessions(
     ...(host ? [visible(host(s))] : []),
     s.id,
     visible(s.name ?? ''),
-    // `idle!`: it asks for a person (README "Statuses": attention); `restarting`: a chain in its backoff.
+    // `idle!`: it asks for a person (src/guides/statuses.md: attention); `restarting`: a chain in its backoff.
     paint(s.status).replace(s.status, markedStatus(s)),
     s.exitCode === null ? '' : String(s.exitCode),
     formatAge(now - Date.parse(s.createdAt)),
     ...extra.cells(s, now),
-    // A shell session shows what runs in its foreground now (README "Statuses": foreground).
+    // A shell session shows what runs in its foreground now (src/guides/statuses.md: foreground).
     oneLine(s.command ?? (s.foreground ? `(shell) ${s.foreground}` : '(shell)'), trunc),
   ]);
   // Colour codes take no room on screen: cells are measured without them.

@@ -32,7 +32,7 @@ export interface RunOptions {
 
 /**
  * docker's habit `run -w DIR` (its working directory flag) would run the argv `DIR -- CMD` here,
- * where `-w` is --wait: refused with a hint (README "Commands": run).
+ * where `-w` is --wait: refused with a hint (src/guides/sessions.md: run).
  */
 function refuseDirAsCommand(args: readonly string[]): void {
   if (args.length < 2 || args[1] !== '--') return;
@@ -60,7 +60,7 @@ export async function runCommand(client: Client, args: string[], opts: RunOption
       ...cmd,
       name: opts.name,
       // On another machine, this one's directory and environment mean nothing: its HOME and its
-      // environment, plus -e (README "Remote hosts").
+      // environment, plus -e (src/guides/remote.md).
       ...(remote
         ? { cwd: opts.cwd, env: opts.env, hostEnv: true }
         : { cwd: resolve(opts.cwd ?? process.cwd()), env: { ...(process.env as Record<string, string>), ...opts.env }, umask: process.umask() }),

@@ -11,7 +11,7 @@ export interface StackLogsOptions {
 }
 
 /**
- * `amux logs --stack NAME` (README "Stacks"): each session's output as plain text, each line
+ * `amux logs --stack NAME` (src/guides/stacks.md): each session's output as plain text, each line
  * prefixed by its session; one session after the other in dependency order, or with -f merged as
  * it comes, until they have all ended.
  */

@@ -12,7 +12,7 @@ export interface StateFlags {
 }
 
 /**
- * `amux state working|waiting|ready` (README "Statuses": declared states; ADR 0034): the program in
+ * `amux state working|waiting|ready` (src/guides/statuses.md: declared states; ADR 0034): the program in
  * a session declares its state. The session is AMUX_SESSION_ID (set in every session), or --session.
  */
 export async function stateCommand(client: () => Client, state: string, opts: StateFlags, env = process.env): Promise<number> {

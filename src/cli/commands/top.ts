@@ -13,7 +13,7 @@ const SHOW_CURSOR = '\x1b[?25h';
 const LEAVE = `${SHOW_CURSOR}\x1b[?1049l`;
 
 /**
- * `amux top`: a full-screen live dashboard of the sessions (README "amux top"; ADR 0020). It
+ * `amux top`: a full-screen live dashboard of the sessions (src/guides/sessions.md "Dashboard"; ADR 0020). It
  * needs a terminal on stdin and stdout (exit 2 without). It leaves the terminal as it found it
  * on every way out: q, Ctrl-C, SIGTERM/SIGHUP/SIGINT, the daemon going away (exit 3), an error.
  */

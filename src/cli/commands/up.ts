@@ -21,7 +21,7 @@ const DYING: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 const note = (line: string) => process.stderr.write(`up: ${line}\n`);
 
 /**
- * `amux up` (README "Stacks"): checks the file (exit 2, nothing started), reconciles the stack's
+ * `amux up` (src/guides/stacks.md): checks the file (exit 2, nothing started), reconciles the stack's
  * sessions with it (ADR 0036), starts what is missing in dependency order, and then either returns
  * (-d, once all are ready) or streams every session's output prefixed until Ctrl-C, which brings
  * the stack down.

@@ -8,7 +8,7 @@ import { Router } from '../refs.js';
 import { MAX_WAIT_IDS } from '../../protocol/wait.js';
 
 /**
- * README "Commands" (wait): 124 when the timeout ran out. Until `exited`: the exit code of the first
+ * src/guides/sessions.md (wait): 124 when the timeout ran out. Until `exited`: the exit code of the first
  * non-zero in argument order (with `any`, of the first that ended). Until a state: 0 when reached
  * (by all, or with `any` by one), 1 when a target ended without reaching it.
  */
@@ -41,7 +41,7 @@ export interface WaitFlags {
 export async function waitCommand(router: Router, refs: string[], opts: WaitFlags): Promise<number> {
   const until = parseUntil(opts.until); // a bad one fails here, before a daemon is started
   if (refs.length > MAX_WAIT_IDS) throw new AmuxError('usage', `amux wait takes at most ${MAX_WAIT_IDS} sessions or jobs at once (got ${refs.length}); wait for the others in a second call`);
-  // Targets on several hosts (HOST:ID, README "Remote hosts"): one wait per host, at once, and
+  // Targets on several hosts (HOST:ID, src/guides/remote.md): one wait per host, at once, and
   // the results put back in argument order.
   const routed = refs.map((r) => router.route(r));
   const hosts = [...new Set(routed.map((r) => r.host))];
@@ -64,7 +64,7 @@ export async function waitCommand(router: Router, refs: string[], opts: WaitFlag
     return { host: r.host, result: answer.results[i]!, cursor: answer.cursor };
   });
   const timedOut = [...answers.values()].some((a) => a.timedOut);
-  // The whole story of each end (README "Commands": wait), the same as the record's, and what decided it.
+  // The whole story of each end (src/guides/sessions.md: wait), the same as the record's, and what decided it.
   if (opts.json) {
     printJson(results.map(({ host, cursor, result: { id, status, exitCode, signal, reason, error, reached, event, match, logOffset } }) => ({
       ...(host === null ? {} : { host }), id, status, exitCode, signal, reason, error, reached, event, match, logOffset, cursor,

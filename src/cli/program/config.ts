@@ -4,7 +4,7 @@ import type { Wiring } from './shared.js';
 
 const SETTING_KEYS = ['maxLive', 'idleThreshold', 'logCap', 'finishedTtl', 'historyRetention'];
 
-/** Groups with their own parallel limit, and settings changed live (README "Groups", "Configuration"). */
+/** Groups with their own parallel limit, and settings changed live (src/guides/sessions.md "Restart, labels, groups", src/guides/configuration.md). */
 export function addConfigCommands(program: Command, { setExit, client }: Wiring): void {
   program
     .command('group')

@@ -4,7 +4,7 @@ import { examples } from '../hints.js';
 import { durationOption, intOption, parseExecWords } from '../parse.js';
 import { commandArg, formatOption, sessionArg, statusOption, type Wiring } from './shared.js';
 
-/** Jobs in a shell session: exec, and their list (README "Commands"). */
+/** Jobs in a shell session: exec, and their list (src/guides/sessions.md). */
 export function addJobCommands(program: Command, { setExit, routed }: Wiring): void {
   program
     .command('exec')
@@ -24,7 +24,7 @@ export function addJobCommands(program: Command, { setExit, routed }: Wiring): v
       ['amux exec sh --json -- git status', '{jobId, exitCode, stdout, stderr, …}'],
     ))
     .passThroughOptions()
-    // Options also come after ID (README "Commands"), up to `--` or the command's first word: commander passes
+    // Options also come after ID (src/guides/sessions.md), up to `--` or the command's first word: commander passes
     // everything after ID through, and parseExecWords reads them as the fast path does.
     .action(async (ref: string, words: string[], opts, command: Command) => {
       const parsed = parseExecWords(words, opts);

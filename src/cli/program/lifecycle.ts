@@ -3,7 +3,7 @@ import { examples } from '../hints.js';
 import { durationOption } from '../parse.js';
 import { sessionArg, statusOption, type Wiring } from './shared.js';
 
-/** Pausing, resuming, restarting and renaming sessions; pruning finished ones (README "Commands"). */
+/** Pausing, resuming, restarting and renaming sessions; pruning finished ones (src/guides/sessions.md). */
 export function addLifecycleCommands(program: Command, { setExit, client, router, routed }: Wiring): void {
   program
     .command('pause')

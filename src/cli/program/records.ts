@@ -5,7 +5,7 @@ import { durationOption, intOption, timeOption } from '../parse.js';
 import { SESSION_STATUSES } from '../../core/status.js';
 import { filterOption, formatOption, sessionArg, statusOption, type Wiring } from './shared.js';
 
-/** What happened: the event stream, the history, statistics (README "Commands"). */
+/** What happened: the event stream, the history, statistics (src/guides/sessions.md). */
 export function addRecordCommands(program: Command, { setExit, client, routed }: Wiring): void {
   program
     .command('events')

@@ -2,12 +2,12 @@ import { Argument, type Command } from 'commander';
 import { examples, hinted } from '../hints.js';
 import { COMPLETION_SHELLS, type Wiring } from './shared.js';
 
-/** amux itself: the MCP server, contexts, the daemon, shell completion (README "Commands"). */
+/** amux itself: the MCP server, contexts, the daemon, shell completion (src/guides/sessions.md). */
 export function addServiceCommands(program: Command, { setExit, client }: Wiring): void {
   program
     .command('mcp')
     .description('serve amux to AI agents: a Model Context Protocol server on stdin/stdout (tools run, exec, list, inspect, read_output, screen, send, wait, kill, remove, jobs, up, down; session resources)')
-    .addHelpText('after', '\nRegister it with an MCP client as the command "amux" with the argument "mcp" (README "Agents"),\ne.g. for Claude Code: claude mcp add amux -- amux mcp')
+    .addHelpText('after', '\nRegister it with an MCP client as the command "amux" with the argument "mcp" (amux help agents),\ne.g. for Claude Code: claude mcp add amux -- amux mcp')
     .addHelpText('after', examples(
       ['amux mcp', 'serve on stdin/stdout: what an MCP client runs'],
       ['AMUX_HOME=/tmp/agent-1 amux mcp', 'a separate amux (daemon, sessions, history) for one agent'],
@@ -16,7 +16,7 @@ export function addServiceCommands(program: Command, { setExit, client }: Wiring
 
   program
     .command('context')
-    .description("named hosts (README \"Remote hosts\"): add NAME ssh://[user@]host[:port], ls, rm NAME, use NAME (the default for every command; 'local' is this machine)")
+    .description("named hosts (amux help remote): add NAME ssh://[user@]host[:port], ls, rm NAME, use NAME (the default for every command; 'local' is this machine)")
     .addArgument(hinted(new Argument('<action>', 'add | ls | rm | use'), { kind: 'words', words: ['add', 'ls', 'rm', 'use'] }))
     .addArgument(hinted(new Argument('[args...]', 'NAME, and for add the ssh:// address'), { kind: 'contexts' }))
     .option('--json', 'ls as JSON [{name, host, current}]')

@@ -10,7 +10,7 @@ import { durationOption, envOption, intOption } from '../parse.js';
 import { commandArg, filterOption, formatOption, sessionArg, statusOption, targetArg, type Wiring } from './shared.js';
 import { MAX_WAIT_IDS } from '../../protocol/wait.js';
 
-/** Sessions: start, list, watch, inspect, read, wait for, end, remove, type into, attach (README "Commands"). */
+/** Sessions: start, list, watch, inspect, read, wait for, end, remove, type into, attach (src/guides/sessions.md). */
 export function addSessionCommands(program: Command, { setExit, client, router, routed }: Wiring): void {
   program
     .command('run')
@@ -56,7 +56,7 @@ export function addSessionCommands(program: Command, { setExit, client, router, 
     .option('--no-color', 'never colour the status (also: NO_COLOR)')
     .option('--context <list>', 'the sessions of these contexts (comma-separated), in one table with a HOST column')
     .option('--all-contexts', 'the sessions of every context (amux context ls)')
-    .addHelpText('after', `\nREASON (in --json: reason) says why a live session has its status: ${WORKING_REASONS_TEXT} (README "Statuses").`)
+    .addHelpText('after', `\nREASON (in --json: reason) says why a live session has its status: ${WORKING_REASONS_TEXT} (amux help statuses).`)
     .addHelpText('after', '\nWith --context or --all-contexts, hosts are asked at once; one that fails is reported on stderr (and in --json: {sessions, errors}) and the others are listed; exit 1 only if all failed. -q prints HOST:ID.')
     .addHelpText('after', examples(
       ['amux ps --status idle --attention', 'the idle ones that ask for you (idle!)'],
@@ -192,7 +192,7 @@ export function addSessionCommands(program: Command, { setExit, client, router, 
     .option('--ttl <dur>', 'the declaration lapses after this long (then what amux sees decides again)', durationOption('--ttl'))
     .addOption(hinted(new Option('--session <id>', 'the session to declare for, outside a session (default: AMUX_SESSION_ID)'), { kind: 'sessions' }))
     .option('--json', 'print the session as JSON')
-    .addHelpText('after', `\nThe declaration is the program's that runs in the session's terminal: its end ends it. Run as a step of the session's own command line (run -- 'amux state working; make'), it is the session command's, and ends with it.\nOutside a session without --session: exit 2. A program that writes OSC 7501 (Codex) declares the same way by itself: see README "Statuses".`)
+    .addHelpText('after', `\nThe declaration is the program's that runs in the session's terminal: its end ends it. Run as a step of the session's own command line (run -- 'amux state working; make'), it is the session command's, and ends with it.\nOutside a session without --session: exit 2. A program that writes OSC 7501 (Codex) declares the same way by itself: see amux help statuses.`)
     .addHelpText('after', examples(
       ["amux state waiting -m 'approve: edit src/x.ts?'", 'idle, with attention; amux wait --until waiting returns'],
       ['amux state ready', 'idle: the turn is done (send --when ready types now)'],

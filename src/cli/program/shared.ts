@@ -11,8 +11,7 @@ export const sessionArg = (name: string, description: string) => hinted(refArgum
 export const targetArg = (name: string, description: string) => hinted(refArgument(name, description), SESSIONS_OR_JOBS);
 
 /**
- * An argument of session references: a word shaped like a flag is never taken for an id (README
- * "Commands"); ids and names never start with '-'. commander hands every word of a variadic one to
+ * An argument of session references: a word shaped like a flag is never taken for an id (src/guides/sessions.md); ids and names never start with '-'. commander hands every word of a variadic one to
  * the parser with the words before it.
  */
 function refArgument(name: string, description: string): Argument {
@@ -29,12 +28,12 @@ export const commandArg = (description: string) => hinted(new Argument('[cmd...]
 export const statusOption = (description: string, words: readonly string[] = SESSION_STATUSES) =>
   hinted(new Option('--status <list>', description), { kind: 'words', words, list: true });
 
-/** `--filter KEY=VALUE` (repeatable) of `ps` and `history` (README "Labels and filters"). */
+/** `--filter KEY=VALUE` (repeatable) of `ps` and `history` (src/guides/sessions.md "Restart, labels, groups"). */
 export const filterOption = () =>
   hinted(new Option('--filter <key=value>', 'only sessions that match: name=GLOB, label=KEY, label=KEY=VALUE, status=LIST (repeatable; all must hold)')
     .argParser((v: string, prev: string[] = []) => [...prev, v]), { kind: 'words', words: ['name=', 'label=', 'status='] });
 
-/** `--format` (README "Output formats"): docker's template forms. */
+/** `--format` (src/guides/sessions.md "Output formats"): docker's template forms. */
 export const formatOption = () =>
   hinted(new Option('--format <template>', "json (one object a line), 'table TEMPLATE', or a TEMPLATE per row: {{.Field}} (any --json field), {{json .}}"), { kind: 'words', words: ['json', 'table '] });
 
@@ -45,7 +44,7 @@ export const COMPLETION_SHELLS = ['bash', 'zsh', 'fish'] as const;
 export interface Wiring {
   /** Each action resolves to the process exit code through it. */
   setExit: (code: number) => void;
-  /** A client of the chosen daemon (README "Remote hosts": --host, --context, AMUX_HOST). */
+  /** A client of the chosen daemon (src/guides/remote.md: --host, --context, AMUX_HOST). */
   client: () => Client;
   /** Routes references that may name a host (HOST:ID). */
   router: () => import('../refs.js').Router;

@@ -5,7 +5,7 @@ import type { Wiring } from './shared.js';
 const fileOption = () => new Option('-f, --file <file>', 'the stack file (default: amux.yaml, amux.yml or Procfile here)');
 const projectOption = () => new Option('-p, --project <name>', "the stack's name (default: the file's directory's name)");
 
-/** Stacks: a set of sessions from one file (README "Stacks"). */
+/** Stacks: a set of sessions from one file (src/guides/stacks.md). */
 export function addStackCommands(program: Command, { setExit, client }: Wiring): void {
   program
     .command('up')

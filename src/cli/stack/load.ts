@@ -8,7 +8,7 @@ import { checkStack } from './schema.js';
 import type { StackFile } from './spec.js';
 import { yamlTree } from './tree.js';
 
-/** The files `up` looks for in the current directory, in this order (README "Stacks"). */
+/** The files `up` looks for in the current directory, in this order (src/guides/stacks.md). */
 export const STACK_FILES = ['amux.yaml', 'amux.yml', 'Procfile'];
 
 /** Finds the stack file: `-f FILE`, or the first of STACK_FILES in `cwd`. */
@@ -19,7 +19,7 @@ export function findStackFile(cwd: string, file?: string): string {
     return p;
   }
   for (const name of STACK_FILES) if (existsSync(join(cwd, name))) return join(cwd, name);
-  throw new AmuxError('usage', `no ${STACK_FILES.join(', ')} in ${cwd}: write one (README "Stacks") or give -f FILE`);
+  throw new AmuxError('usage', `no ${STACK_FILES.join(', ')} in ${cwd}: write one (amux help stacks) or give -f FILE`);
 }
 
 /** Reads and checks a stack file: schema, then dependencies. Nothing starts before this has passed. */

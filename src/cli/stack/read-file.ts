@@ -1,7 +1,7 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { AmuxError } from '../../errors.js';
 
-/** The largest stack file or env_file read (README "Stacks"): far above any real one. */
+/** The largest stack file or env_file read (src/guides/stacks.md): far above any real one. */
 export const MAX_STACK_FILE_BYTES = 1024 * 1024;
 
 /**

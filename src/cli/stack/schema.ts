@@ -12,7 +12,7 @@ import { fileError, type Entry, type Tree } from './tree.js';
 export const SERVICE_KEY = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$/;
 
 const SERVICE_FIELDS = ['command', 'argv', 'cwd', 'env', 'env_file', 'depends_on', 'ready', 'restart', 'timeout', 'idle_timeout', 'labels', 'group'];
-/** A group's name, as `amux group add` takes it (README "Restart, labels, groups"). */
+/** A group's name, as `amux group add` takes it (src/guides/sessions.md "Restart, labels, groups"). */
 const GROUP_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 const READY_FIELDS = ['until', 'http', 'exec', 'timeout', 'interval'];
 

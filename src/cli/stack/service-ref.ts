@@ -6,7 +6,7 @@ import { SERVICE_LABEL, STACK_LABEL } from './spec.js';
 
 /**
  * A session of the stack of the current directory, by its key in the file (`amux restart api` in
- * the directory of an amux.yaml; README "Stacks"): the id of the newest one, or null when there is
+ * the directory of an amux.yaml; src/guides/stacks.md): the id of the newest one, or null when there is
  * no stack file here or it has no such session.
  */
 export async function serviceSession(client: Client, key: string, cwd = process.cwd()): Promise<string | null> {

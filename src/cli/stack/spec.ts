@@ -6,7 +6,7 @@ export type Condition = 'started' | 'ready' | 'completed' | 'exited';
 export const CONDITIONS: readonly Condition[] = ['started', 'ready', 'completed', 'exited'];
 
 export type ReadyProbe =
-  /** A wait of the daemon: `output:REGEX`, `idle` or `exited` (README "Commands": wait --until). */
+  /** A wait of the daemon: `output:REGEX`, `idle` or `exited` (src/guides/sessions.md: wait --until). */
   | { kind: 'until'; until: string }
   /** An HTTP GET from this machine answering 2xx. */
   | { kind: 'http'; url: string }
@@ -47,7 +47,7 @@ export interface StackFile {
   services: ServiceSpec[];
 }
 
-/** Labels that amux sets on every session of a stack (README "Stacks"); a file may not set them. */
+/** Labels that amux sets on every session of a stack (src/guides/stacks.md); a file may not set them. */
 export const STACK_LABEL = 'stack';
 export const SERVICE_LABEL = 'service';
 export const HASH_LABEL = 'stack.hash';

@@ -62,7 +62,7 @@ function previewTitle(s: SessionView | undefined, snap: TopSnapshot, width: numb
   return line + '─'.repeat(Math.max(0, width - textWidth(line)));
 }
 
-/** The dashboard (README "amux top"): header, table, the selected session's screen, footer. */
+/** The dashboard (src/guides/sessions.md "Dashboard"): header, table, the selected session's screen, footer. */
 export function TopApp({ ink, controller, color, onOutside }: AppProps) {
   const { Box, Text, useInput, useStdout } = ink;
   const snap = useSyncExternalStore(controller.subscribe, controller.getSnapshot);
@@ -76,7 +76,7 @@ export function TopApp({ ink, controller, color, onOutside }: AppProps) {
 
   const [failing, setFailing] = useState(false);
   useInput((input, key) => {
-    // For tests only (AMUX_TEST_TOP_FAIL, README "Configuration"): `!` fails inside a render or
+    // For tests only (AMUX_TEST_TOP_FAIL, src/guides/configuration.md): `!` fails inside a render or
     // in a timer, so that the terminal's restoration after an error can be tested as a person sees it.
     const fail = process.env.AMUX_TEST_TOP_FAIL;
     if (input === '!' && fail === 'render') return setFailing(true);

@@ -5,7 +5,7 @@ import { keepSelection, label, reduceInput, type Effect, type KeyInfo, type UiSt
 import { visibleSessions } from './model.js';
 import { PreviewSource, type Preview } from './preview.js';
 
-/** The longest the list waits after a refresh before the next one: at most twice a second (README "amux top"). */
+/** The longest the list waits after a refresh before the next one: at most twice a second (src/guides/sessions.md "Dashboard"). */
 export const REFRESH_MS = 500;
 /** Events come in bursts (a start writes several): one refresh for a burst, this long after its first. */
 const EVENT_DEBOUNCE_MS = 60;
@@ -29,7 +29,7 @@ export interface TopSnapshot {
 export type OutsideEffect = Extract<Effect, { type: 'quit' | 'attach' | 'logs' }>;
 
 /**
- * The live data of `top` and what its keys do (README "amux top"; ADR 0020). The list is read
+ * The live data of `top` and what its keys do (src/guides/sessions.md "Dashboard"; ADR 0020). The list is read
  * when the daemon's event stream says something changed (debounced) and otherwise every
  * REFRESH_MS: one `GET /v1/sessions?usage=1` for all rows, and one screen (or log tail) for the
  * selected row only, never one request per row.

@@ -10,7 +10,7 @@ import { label } from './keys.js';
 const TAIL_BYTES = 64 * 1024;
 
 /**
- * `l` in `top` (README "amux top"; ADR 0020): the session's log as `amux logs -f` prints it
+ * `l` in `top` (src/guides/sessions.md "Dashboard"; ADR 0020): the session's log as `amux logs -f` prints it
  * (plain text), in the terminal's normal screen, so that its scrollback and search work: first
  * its last lines, then each new one, until q, Esc or Ctrl-C; a session that ends (or had ended)
  * says so and waits for a key. The terminal is in raw mode all along, so that the keys come here

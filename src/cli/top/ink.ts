@@ -44,7 +44,7 @@ export async function loadInk(): Promise<Ink> {
  * ink styles text with chalk, whose own guess of the terminal's abilities says "none" when CI is
  * set, whatever the terminal. `top` runs only on a terminal, so it asks chalk for at least the 16
  * basic colours and the attributes (inverse, bold, dim). Whether colours are used is decided by
- * amux (README "Commands": never with NO_COLOR or --no-color): the app then sets none, while the
+ * amux (src/guides/sessions.md: never with NO_COLOR or --no-color): the app then sets none, while the
  * attributes, which are not colours, still show the selection.
  */
 export async function enableStyles(): Promise<void> {

@@ -1,5 +1,5 @@
 /**
- * The keys of `amux top` (README "amux top"; ADR 0020): a pure reducer from a key to the next UI
+ * The keys of `amux top` (src/guides/sessions.md "Dashboard"; ADR 0020): a pure reducer from a key to the next UI
  * state and the effect the controller carries out, the selection kept across refreshes, the help.
  */
 import { isTerminal } from '../../core/status.js';
@@ -57,7 +57,7 @@ export function keepSelection(rows: readonly SessionView[], selectedId: string |
 }
 
 /**
- * What a key does (README "amux top": keys). `rows` are the rows shown, `page` how many fit.
+ * What a key does (src/guides/sessions.md "Dashboard": keys). `rows` are the rows shown, `page` how many fit.
  * Returns the next state and, for keys that act on a session or quit, the effect to carry out.
  */
 export function reduceKey(state: UiState, input: string, key: KeyInfo, rows: readonly SessionView[], page: number): { state: UiState; effect?: Effect } {

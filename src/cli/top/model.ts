@@ -1,5 +1,5 @@
 /**
- * The pure part of `amux top` (README "amux top"; ADR 0020): ordering, the filter, the layout of
+ * The pure part of `amux top` (src/guides/sessions.md "Dashboard"; ADR 0020): ordering, the filter, the layout of
  * the screen, the columns of a row and the keys. No terminal, no daemon and no React here, so it
  * is unit-tested as it is (test/unit/top-model.test.ts).
  */
@@ -12,7 +12,7 @@ import { textWidth, clean, truncate, fit, formatRuntime, formatCpu, formatBytes 
 // ---------------------------------------------------------------------------------------------
 // Order and filter
 
-/** Sessions that ask for a person come first (README "Statuses": attention), then live ones, then finished ones. */
+/** Sessions that ask for a person come first (src/guides/statuses.md: attention), then live ones, then finished ones. */
 function rank(s: SessionView): number {
   if (s.attention) return 0;
   return isTerminal(s.status) ? 2 : 1;
@@ -20,7 +20,7 @@ function rank(s: SessionView): number {
 
 /**
  * What needs a person first (the longest waiting first), then live (and pending) sessions, then
- * finished ones; newest first within those two (README "amux top").
+ * finished ones; newest first within those two (src/guides/sessions.md "Dashboard").
  */
 export function sortSessions(sessions: readonly SessionView[]): SessionView[] {
   return [...sessions].sort((a, b) => {
@@ -38,7 +38,7 @@ export interface Filter {
   statuses: ReadonlySet<SessionStatus>;
   /** Each word is in the session's name, id or command (case-insensitive). */
   words: readonly string[];
-  /** `label:KEY` or `label:KEY=VALUE` (README "Restart, labels, groups"): every one must hold. */
+  /** `label:KEY` or `label:KEY=VALUE` (src/guides/sessions.md "Restart, labels, groups"): every one must hold. */
   labels?: readonly { key: string; value: string | null }[];
 }
 

@@ -16,7 +16,7 @@ export interface Preview {
 }
 
 /**
- * Where `top`'s preview comes from (README "amux top"): one request for the selected row only, the
+ * Where `top`'s preview comes from (src/guides/sessions.md "Dashboard"): one request for the selected row only, the
  * screen of a live session or the last lines of a finished one; a finished one's log is read again
  * only when it grew.
  */

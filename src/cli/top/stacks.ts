@@ -1,5 +1,5 @@
 /**
- * `top` groups rows by stack (README "amux top", "Stacks"; issue 23): the sessions of a stack (label
+ * `top` groups rows by stack (src/guides/sessions.md "Dashboard", src/guides/stacks.md; issue 23): the sessions of a stack (label
  * `stack=NAME`, ADR 0035) are shown together under a heading line, at the place of the stack's
  * first session in the usual order (what needs a person, live, finished; newest first), in their
  * dependency order within it (label `stack.level`, then oldest first). Other sessions are as they

@@ -1,5 +1,5 @@
 /**
- * Text that fits a terminal width, for `amux top` (README "amux top"; ADR 0020): column widths of
+ * Text that fits a terminal width, for `amux top` (src/guides/sessions.md "Dashboard"; ADR 0020): column widths of
  * code points, cutting and padding, and the short forms of runtimes, CPU and memory. Pure.
  */
 

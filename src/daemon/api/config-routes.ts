@@ -6,7 +6,7 @@ import { ROUTES } from '../../protocol/routes.js';
 import type { Engine } from './index.js';
 import type { Router } from './router.js';
 
-/** Groups with their parallel limits, and settings changed while the daemon runs (README "Groups", "Configuration"). */
+/** Groups with their parallel limits, and settings changed while the daemon runs (src/guides/sessions.md "Restart, labels, groups", src/guides/configuration.md). */
 export function registerConfigRoutes(r: Router, { ctx, queue }: Engine): void {
   r.on(ROUTES.listGroups, async (): Promise<GroupView[]> => {
     const counts = ctx.store.groupCounts();

@@ -15,7 +15,7 @@ import { eventView, sessionView } from './views.js';
 const PAGE = 500;
 const DAY_MS = 86_400_000;
 
-/** `amux events`, `amux history` and `amux stats` (README "API"). */
+/** `amux events`, `amux history` and `amux stats` (src/guides/api.md). */
 export function registerHistoryRoutes(r: Router, ctx: DaemonContext): void {
   r.on(ROUTES.events, async (q) => streamEvents(ctx, q));
 

@@ -17,7 +17,7 @@ export interface Engine {
   queue: Queue;
 }
 
-/** The versioned HTTP API (README "API"): every route of protocol/routes.ts, one file per resource. */
+/** The versioned HTTP API (src/guides/api.md): every route of protocol/routes.ts, one file per resource. */
 export function buildRouter(engine: Engine, stop: () => void): Router {
   const r = new Router();
   registerSessionRoutes(r, engine);

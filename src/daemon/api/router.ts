@@ -99,7 +99,7 @@ export class Router {
       if (!found) {
         throw allowed
           ? new AmuxError('method_not_allowed', `method ${req.method} not allowed on ${url!.pathname}`)
-          : new AmuxError('not_found', `no route ${req.method} ${url!.pathname}; see the API section of the README`);
+          : new AmuxError('not_found', `no route ${req.method} ${url!.pathname}; see amux help api`);
       }
       const { route, params } = found;
       const long = () => void this.inflight.set(res, true);

@@ -43,7 +43,7 @@ export async function killTarget({ ctx, jobs }: Engine, t: Target, k: { signal: 
 }
 
 /** The session with its log size read now; on a full disk, as read, unwritten (a read needs no write). */
-/** `since`/`until` of `GET …/logs` as a range of offsets, from the log's time marks (README "Commands": logs). */
+/** `since`/`until` of `GET …/logs` as a range of offsets, from the log's time marks (src/guides/sessions.md: logs). */
 function timeWindow(ctx: Engine['ctx'], id: string, since: string | undefined, until: string | undefined, follow: boolean): { from: number; to: number | null } {
   if (since === undefined && until === undefined) return { from: 0, to: null };
   if (until !== undefined && follow) throw new AmuxError('invalid_argument', 'until is for reads without follow: drop one of them');
@@ -56,7 +56,7 @@ function timeWindow(ctx: Engine['ctx'], id: string, since: string | undefined, u
   } catch (err) {
     throw new AmuxError('invalid_argument', (err as Error).message);
   }
-  // Read back only to the newest mark at or before the earliest time asked (README "Commands": logs).
+  // Read back only to the newest mark at or before the earliest time asked (src/guides/sessions.md: logs).
   const back = Math.min(from ?? Infinity, to === undefined ? Infinity : to + MARK_SLACK_MS);
   const marks = readMarks(ctx, id, ([, at]) => at <= back);
   return { from: from === undefined ? 0 : offsetSince(marks, from), to: to === undefined ? null : offsetUntil(marks, to) };
@@ -77,7 +77,7 @@ export function registerSessionRoutes(r: Router, engine: Engine): void {
     await monitor.ensureFresh();
     const now = Date.now();
     const all = listFiltered(ctx, { statuses: q.query.status, names: q.query.name, labels: q.query.label, limit: q.query.attention === true ? undefined : q.query.limit, includeRemoved: q.query.all === true });
-    // `attention=1`: only those that ask for a person (README "Statuses"); the view says so for live ones only.
+    // `attention=1`: only those that ask for a person (src/guides/statuses.md); the view says so for live ones only.
     const asking = q.query.attention === true ? all.filter((s) => sessionView(s, now).attention !== null) : all;
     const sessions = q.query.attention === true && q.query.limit !== undefined ? asking.slice(0, q.query.limit) : asking;
     if (q.query.usage !== true) return sessions.map((s) => sessionView(s, now, ctx.runtime.get(s.id)));
@@ -146,7 +146,7 @@ export function registerSessionRoutes(r: Router, engine: Engine): void {
 
   r.on(ROUTES.logs, async (q) => {
     let s = resolveSession(ctx, q.params.ref!, true);
-    // A removed run is read by its full id while a restart keeps its log (README "Restart").
+    // A removed run is read by its full id while a restart keeps its log (src/guides/sessions.md "Restart, labels, groups").
     if (s.removedAt !== null && !existsSync(sessionPaths(ctx.paths, s.id).logDir)) throw sessionRemoved(s.id, s.removedAt);
     const follow = q.query.follow === true;
     if (s.status === 'pending' && follow) {

@@ -21,7 +21,7 @@ import type { SessionSpec } from '../session/create.js';
 import type { WaitSpec } from '../session/waiters.js';
 
 /**
- * The environment of a session created without `env` (README "API"): the standard PATH and the
+ * The environment of a session created without `env` (src/guides/api.md): the standard PATH and the
  * daemon user's HOME, so that a client that sends none still finds the usual programs. Nothing of
  * the daemon's own environment, which is whatever the CLI that started it had.
  */
@@ -44,7 +44,7 @@ function limit(v: unknown, what: string): number | null {
   return ms;
 }
 
-/** The daemon's own environment, less what is amux's own, for `hostEnv` (README "Remote hosts"). */
+/** The daemon's own environment, less what is amux's own, for `hostEnv` (src/guides/remote.md). */
 function hostEnv(): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith('AMUX_TEST_')) env[k] = v;

@@ -10,7 +10,7 @@ import type { SessionView } from '../../protocol/sessions.js';
 const iso = isoTime;
 
 /**
- * The API shape of a session (protocol/sessions.ts; README "API"). `live`: what the monitor saw at
+ * The API shape of a session (protocol/sessions.ts; src/guides/api.md). `live`: what the monitor saw at
  * its last look at a running session (its reason and foreground command).
  */
 export function sessionView(s: SessionRecord, now = Date.now(), live?: Live): SessionView {
@@ -66,7 +66,7 @@ export function sessionView(s: SessionRecord, now = Date.now(), live?: Live): Se
 
 /**
  * The reason a session's view gives (below): what `wait --json` answers too, so that a wait and
- * `ps` never disagree on why (README "Statuses").
+ * `ps` never disagree on why (src/guides/statuses.md).
  */
 export function viewReason(s: SessionRecord, now = Date.now(), live?: Live): string | null {
   const running = !isTerminal(s.status) && s.status !== 'pending';

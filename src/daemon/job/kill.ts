@@ -11,7 +11,7 @@ import type { JobWatch } from './watch.js';
 const SETTLE_MS = 1000;
 
 /**
- * Kills one job, not its session (README "Commands": kill): a background job's process group, or
+ * Kills one job, not its session (src/guides/sessions.md: kill): a background job's process group, or
  * the process group that owns the terminal while a foreground job runs (the shell survives), by
  * the terminate routine: `signal`, the grace, SIGKILL. The end is `killed` (decideJobEnd).
  */

@@ -5,7 +5,7 @@ import type { Decision } from '../../core/status-rules.js';
 import type { DaemonContext } from '../context.js';
 
 /**
- * Job 1 of a command session is its main command (README "Commands"): its row is written when
+ * Job 1 of a command session is its main command (src/guides/sessions.md): its row is written when
  * the session starts and ended with the session, inside the caller's transaction, so the session
  * and its job 1 always tell one story. The rule itself is `isMainJob` (core/job-end.ts).
  */

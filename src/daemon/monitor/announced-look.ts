@@ -7,7 +7,7 @@ import { runtimeOf, type DaemonContext } from '../context.js';
 import { declare, endDeclaration } from '../session/attention.js';
 
 /**
- * The monitor's look at what a live session's programs announced (README "Statuses": announced
+ * The monitor's look at what a live session's programs announced (src/guides/statuses.md: announced
  * states; ADR 0049), beside its look for attention and with the same scan of the log's new bytes.
  * What it keeps ends with the program that announced it, as a declaration does (ADR 0034):
  * - a progress bar (OSC 9;4) is kept with the terminal's foreground process group at the look that

@@ -20,7 +20,7 @@ import { logLine } from '../log.js';
 export const QUICK_MS = 250;
 
 /**
- * The kernel's evidence of what sessions are doing (README "Statuses", ADR 0015): read from /proc
+ * The kernel's evidence of what sessions are doing (src/guides/statuses.md, ADR 0015): read from /proc
  * for the refresh, and on its own between refreshes for working sessions (the quick look). It
  * remembers, per session, the foreground command and the group's CPU ticks for the next look.
  */

@@ -26,7 +26,7 @@ const STALE_OK_MS = 10_000;
 const READER_WAIT_MS = 1000;
 
 /**
- * Owns status (README "How it works", ADR 0003): a batched refresh of all live sessions with O(1)
+ * Owns status (src/guides/internals.md, ADR 0003): a batched refresh of all live sessions with O(1)
  * process spawns (list-panes, and one chained capture of the panes that changed in place),
  * single-flight, cached for `statusCacheMs`, kept fresh by a timer so that readers never wait;
  * and the exit watch, so that exits are seen at once.

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 export const LOG_PREFIX = 'log.';
 
 /**
- * Captured job streams (README "Commands": exec): the newest 1 MiB of each is kept. Chunks of
+ * Captured job streams (src/guides/sessions.md: exec): the newest 1 MiB of each is kept. Chunks of
  * 256 KiB, of which the shell's pipeline keeps the newest 5 (one more than the cap holds, for the
  * partial one), so at least 1 MiB is always on disk; readers serve the last 1 MiB of it.
  */

@@ -7,11 +7,11 @@ import { sessionsIn } from '../../store/snapshot.js';
 import { logBytes } from './log-size.js';
 import { logExtent } from './log-files.js';
 
-/** A mark at most this often per session while output flows (README "Commands": logs --since). */
+/** A mark at most this often per session while output flows (src/guides/sessions.md: logs --since). */
 const MARK_EVERY_MS = 1000;
 /** The marks file is trimmed when it passes this size (about 30,000 marks)... */
 const TRIM_AT_BYTES = 768 * 1024;
-/** ...to at most this many marks: of the chunks still on disk, the older ones thinned (README "Commands": logs). */
+/** ...to at most this many marks: of the chunks still on disk, the older ones thinned (src/guides/sessions.md: logs). */
 const KEEP_MARKS = 15_000;
 /** Its size is looked at once per this many marks written (and at the first of a daemon). */
 const CHECK_EVERY = 500;

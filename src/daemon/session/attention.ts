@@ -9,7 +9,7 @@ import { runningSession } from './guards.js';
 import { applyDecision } from './transitions.js';
 
 /**
- * The writes of "it needs you" (README "Statuses"; ADR 0034): an attention raised or cleared, a
+ * The writes of "it needs you" (src/guides/statuses.md; ADR 0034): an attention raised or cleared, a
  * state declared or ended. Each is the row's fields and one event in one transaction, then (once
  * the caller's synchronous work is done) a `change` on the bus so that waits
  * (`--until attention|waiting|ready`) look again.
@@ -82,7 +82,7 @@ export interface DeclaredBy {
 }
 
 /**
- * `amux state` (README "Commands"): the program declares its state. It replaces any earlier
+ * `amux state` (src/guides/sessions.md): the program declares its state. It replaces any earlier
  * declaration; `waiting` raises attention with its message, `working` and `ready` end any
  * attention (the program moved on); the status follows at once.
  */

@@ -12,7 +12,7 @@ async function untilStopped(pid: number): Promise<void> {
 }
 
 /**
- * `amux pause` (README "Commands"): SIGSTOP to every process of the session (ADR 0010). The shell first, and
+ * `amux pause` (src/guides/sessions.md): SIGSTOP to every process of the session (ADR 0010). The shell first, and
  * once it is stopped the rest: a shell that saw its job stop would take the terminal back as
  * after Ctrl-Z. (The shell is not the pane's process, which tmux would continue at once.) Processes
  * forked while the list was taken are caught by a second look. The capture of the pane (pipe-pane,

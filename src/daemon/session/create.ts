@@ -27,7 +27,7 @@ export interface SessionSpec {
   idleTimeoutMs: number | null;
   labels: Record<string, string>;
   restartPolicy: string | null;
-  /** `run -g NAME`: an existing group (README "Groups"). */
+  /** `run -g NAME`: an existing group (src/guides/sessions.md "Restart, labels, groups"). */
   group: string | null;
   /** `run --after`: references of sessions that must complete first (resolved here to full ids). */
   after: string[];
@@ -60,7 +60,7 @@ export interface StoredSpec {
 const START_ROOM_MS = 250;
 
 /**
- * Creates a session (README "Commands": run): its files and its `pending` row, then asks the
+ * Creates a session (src/guides/sessions.md: run): its files and its `pending` row, then asks the
  * queue to start it. Resolves once it runs, or at once with the `pending` record when maxLive
  * holds it back. `answerBy`: the client's deadline (ADR 0055); a start still under way then is
  * answered `pending`, `waits for tmux` (ADR 0040), so that a client never reports failed a create
@@ -92,7 +92,7 @@ export async function createSession(ctx: DaemonContext, queue: Queue, spec: Sess
   try {
     mkdirSync(sp.jobsDir, { recursive: true, mode: 0o700 });
     mkdirSync(sp.logDir, { recursive: true, mode: 0o700 });
-    // AMUX_SESSION_ID: a program can tell which session it runs in (`amux mcp` will not kill its own; README "Agents").
+    // AMUX_SESSION_ID: a program can tell which session it runs in (`amux mcp` will not kill its own; src/guides/agents.md).
     writeFileSync(sp.envFile, buildEnvFile({ ...env, AMUX_SESSION_ID: id }), { mode: 0o600 });
     if (command) writeFileSync(sp.jobScript(1), `${command.script}\n`, { mode: 0o600 });
     writeFileSync(sp.rcfile, buildRcfile({

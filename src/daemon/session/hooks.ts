@@ -10,7 +10,7 @@ import { reportError } from './errors.js';
 export const HOOK_TIMEOUT_MS = 60_000;
 
 /**
- * Notices (README "Notices"): when a session ends, its `run --on-end` command, and config.json's
+ * Notices (src/guides/sessions.md "Notices"): when a session ends, its `run --on-end` command, and config.json's
  * `hooks.onEnd` (every end) and `hooks.onFailure` (failed or expired), each run by `bash -c` in the
  * session's directory with the daemon's environment plus AMUX_ID, AMUX_NAME, AMUX_STATUS,
  * AMUX_EXIT_CODE, AMUX_SIGNAL and AMUX_COMMAND (cut to 64 KiB). A hook that fails (non-zero, killed, timed out,

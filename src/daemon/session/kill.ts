@@ -25,7 +25,7 @@ export interface KillOutcome {
 }
 
 /**
- * `amux kill` of a session (README "Commands"): `signal` to every process of the session, SIGKILL
+ * `amux kill` of a session (src/guides/sessions.md): `signal` to every process of the session, SIGKILL
  * to survivors after `graceMs` (the terminate routine), then the tmux session is closed and the
  * status is `stopped` (or `expired`, for a timeout). A finished session is a no-op; a pending
  * one ends without having run.
@@ -112,7 +112,7 @@ export async function closeTmuxSession(ctx: DaemonContext, id: string): Promise<
 }
 
 /**
- * `kill` ends a restart chain whatever state its member is in (README "Restart, labels, groups"):
+ * `kill` ends a restart chain whatever state its member is in (src/guides/sessions.md "Restart, labels, groups"):
  * between a member's end and its next session (the policy's restart is due after its output
  * settles) the name still leads to the ended member, and killing it cancels that restart, with a
  * `restart_cancelled` event. Nothing else changes: its end stays as it was.

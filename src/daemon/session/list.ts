@@ -17,7 +17,7 @@ export interface ListQuery {
 }
 
 /**
- * Sessions newest first, filtered as README "Labels and filters" says. Statuses, age and the limit
+ * Sessions newest first, filtered as src/guides/sessions.md "Restart, labels, groups" says. Statuses, age and the limit
  * are SQL; names and labels are matched here (the same rule as the CLI's `--filter`), so the limit
  * is applied after them.
  */

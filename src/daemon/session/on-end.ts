@@ -40,7 +40,7 @@ export function watchSessionEnds(ctx: DaemonContext): void {
     }
     setTimeout(() => {
       const synced = syncLog(ctx, id);
-      // The last of its output gets its time (README "Commands": logs --since), then nothing is noted of it.
+      // The last of its output gets its time (src/guides/sessions.md: logs --since), then nothing is noted of it.
       if (synced) markLog(ctx, id, synced.logBytes, Date.now(), true);
       forgetMarks(ctx, id);
       releasePrepared(sessionPaths(ctx.paths, id).jobsDir);

@@ -6,7 +6,7 @@ import { startPending } from './start.js';
 import { applyDecision } from './transitions.js';
 
 /**
- * The `maxLive` queue (README "Configuration", ADR 0010). Every session is created `pending`; the queue starts
+ * The `maxLive` queue (src/guides/configuration.md, ADR 0010). Every session is created `pending`; the queue starts
  * the oldest pending ones while fewer than `maxLive` are working, idle or paused (0 = no limit).
  * It runs again whenever a session changes status, so a slot freed by a finished, stopped or
  * expired session is taken at once. Pending sessions are rows, so the queue survives a restart.
@@ -40,7 +40,7 @@ export class Queue {
 
   /**
    * Starts as many of the oldest pending sessions as there are free slots, globally (`maxLive`) and
-   * in each session's group (its `parallel`; README "Groups"). A session whose group is full waits
+   * in each session's group (its `parallel`; src/guides/sessions.md "Restart, labels, groups"). A session whose group is full waits
    * without holding back the ones behind it. Synchronous choice: no double start.
    */
   pump(): void {

@@ -22,7 +22,7 @@ function indexOf(ctx: DaemonContext): ProcessIndex {
 }
 
 /**
- * Ends whatever still runs of finished sessions (README "How it works": ends; ADR 0027): every
+ * Ends whatever still runs of finished sessions (src/guides/internals.md: ends; ADR 0027): every
  * process marked with the session's id, the rest of their Unix sessions and their descendants,
  * found from /proc wherever they went (reparented to init after the tmux server died, `setsid`).
  * TERM and CONT (a stopped process acts on it only once continued), the grace, then SIGKILL.
@@ -82,7 +82,7 @@ function processesOf(s: SessionRecord, shell: number | null, scan: MarkScan): nu
   // Never the daemon, nor what shares its Unix session (a daemon run by hand inside the session's terminal).
   const own = sessionOf(process.pid);
   const tree = sessionTree(roots, paneSid === own ? null : paneSid, [process.pid], scan.members);
-  // Nor another home's daemon started by hand inside the session, with what it runs (README "How it works": ends).
+  // Nor another home's daemon started by hand inside the session, with what it runs (src/guides/internals.md: ends).
   const daemons = tree.filter(isAmuxDaemon);
   const spared = new Set([...daemons, ...daemons.flatMap(descendantsOf)]);
   return tree.filter((p) => !keep.includes(p) && !spared.has(p) && (own === null || sessionOf(p) !== own));

@@ -9,7 +9,7 @@ import type { DaemonContext } from '../context.js';
 export type Target = { kind: 'session'; id: string } | { kind: 'job'; id: string; sessionId: string };
 
 /**
- * Resolves a reference (id, name, unique prefix; README "Commands"). A full id of a removed session
+ * Resolves a reference (id, name, unique prefix; src/guides/sessions.md). A full id of a removed session
  * is found by what reads history (`history`); every other verb gets `session_removed`.
  */
 export function resolveSession(ctx: DaemonContext, ref: string, history = false, listing: () => readonly SessionRecord[] = () => ctx.store.listSessions()): SessionRecord {
@@ -37,7 +37,7 @@ export function resolveTarget(ctx: DaemonContext, ref: string, history: boolean,
 
 /**
  * The targets of many references (`wait`), in their order, each distinct one resolved once and
- * against one listing of the sessions (README "API": at most MAX_WAIT_IDS references).
+ * against one listing of the sessions (src/guides/api.md: at most MAX_WAIT_IDS references).
  */
 export function resolveTargets(ctx: DaemonContext, refs: readonly string[], history: boolean): Target[] {
   let sessions: readonly SessionRecord[] | undefined;

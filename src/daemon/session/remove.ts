@@ -23,7 +23,7 @@ function lastOutput(ctx: DaemonContext, s: SessionRecord): string {
 
 /**
  * Deletes the files of sessions: their directory (log, jobs, rcfile) and their exit-status files.
- * `keepDir`: the directory stays (a restarted run's log, README "Restart").
+ * `keepDir`: the directory stays (a restarted run's log, src/guides/sessions.md "Restart, labels, groups").
  */
 export function removeSessionFiles(ctx: DaemonContext, ids: readonly string[], keepDir = false): void {
   const set = new Set(ids);
@@ -50,7 +50,7 @@ export async function pruneSessions(ctx: DaemonContext, olderThanMs: number, sta
   return removed;
 }
 
-/** How many earlier runs of a name keep their log for `logs NAME` (README "Restart"). */
+/** How many earlier runs of a name keep their log for `logs NAME` (src/guides/sessions.md "Restart, labels, groups"). */
 export const RUN_LOGS_KEPT = 10;
 
 /**
@@ -67,8 +67,8 @@ function trimRunLogs(ctx: DaemonContext, newest: SessionRecord, keep: number): v
 }
 
 /**
- * `amux rm` (README "Commands"): a finished session's tmux session and files go; its row and events stay.
- * `keepLog` (a restart): its log stays for `logs NAME`, with those of the runs before it (README "Restart").
+ * `amux rm` (src/guides/sessions.md): a finished session's tmux session and files go; its row and events stay.
+ * `keepLog` (a restart): its log stays for `logs NAME`, with those of the runs before it (src/guides/sessions.md "Restart, labels, groups").
  */
 export async function removeSession(ctx: DaemonContext, id: string, force: boolean, graceMs: number, opts: { keepLog?: boolean } = {}): Promise<SessionRecord> {
   const s = openSession(ctx, id);

@@ -14,7 +14,7 @@ import type { Queue } from './queue.js';
 import { removeSession } from './remove.js';
 
 /**
- * `amux restart` (README "Restart", ADR 0033): the same command, directory, environment, name,
+ * `amux restart` (src/guides/sessions.md "Restart, labels, groups", ADR 0033): the same command, directory, environment, name,
  * limits, labels and policy in a new session whose `restartOf` names this one. A live session is
  * stopped first (TERM, `graceMs`, KILL; reason `restarted`); the old one is then removed (its
  * history row, events and last output stay), which frees its name for the new one.
@@ -35,7 +35,7 @@ async function startAgain(
   // Its directory must still exist, or the old session would be removed for nothing.
   if (!isDir(old.cwd)) throw new AmuxError('invalid_state', `cannot restart ${old.id}: its working directory ${old.cwd} is gone`);
   // Its output settles first (the end's last bytes reach the log), and its log is kept: `logs NAME`
-  // shows the runs of a name (README "Restart").
+  // shows the runs of a name (src/guides/sessions.md "Restart, labels, groups").
   await settleLog(ctx, old);
   if (how.cancel?.aborted) return null; // `kill` ended the chain meanwhile
   const ended = await removeSession(ctx, old.id, false, 0, { keepLog: true });

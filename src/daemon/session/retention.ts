@@ -7,7 +7,7 @@ import { removeSessionFiles } from './remove.js';
 import { logLine } from '../log.js';
 
 /**
- * Retention (README "Configuration", ADR 0011), swept every `sweepIntervalMs` (60 s):
+ * Retention (src/guides/configuration.md, ADR 0011), swept every `sweepIntervalMs` (60 s):
  * - `finishedTtl`: a finished session's tmux session is closed this long after it ended, so that
  *   finished shells do not pile up in tmux; its log, row and events stay (`logs` still works).
  * - `historyRetention`: finished sessions that ended longer ago than this are deleted with their
@@ -96,6 +96,6 @@ export class Retention {
     const ids = old.map((s) => s.id);
     // Rows first: a crash between the two leaves files without a row (harmless), never a row without its files.
     ctx.store.deleteSessions(ids);
-    removeSessionFiles(ctx, ids); // a removed run's directory may remain: a restart keeps its log (README "Restart")
+    removeSessionFiles(ctx, ids); // a removed run's directory may remain: a restart keeps its log (src/guides/sessions.md "Restart, labels, groups")
   }
 }

@@ -40,7 +40,7 @@ export interface SendDone {
 let buffers = 0;
 
 /**
- * `amux send` (README "Commands"): types into the pane, and answers where its reply starts. With
+ * `amux send` (src/guides/sessions.md): types into the pane, and answers where its reply starts. With
  * `when`, holds the input until the session is idle (or declared ready) first, and again when
  * another send typed meanwhile.
  */

@@ -16,7 +16,7 @@ export const USAGE_REUSE_MS = 1000;
 const lastPass = new WeakMap<DaemonContext, { at: number; usage: Map<string, SessionUsage> }>();
 
 /**
- * CPU % and resident memory of each live session's process tree (README "API": `usage=1`;
+ * CPU % and resident memory of each live session's process tree (src/guides/api.md: `usage=1`;
  * ADR 0020): one pass over /proc for all of them, never one per session. CPU % is over the time
  * since the previous pass that saw the session (kept in its runtime), so its first look has none.
  */
