@@ -134,3 +134,37 @@ describe('every example runs as written (ADR 0065)', { concurrency: 4 }, () => {
     });
   }
 });
+
+describe('the examples runner fails what fails (ADR 0065)', () => {
+  let h: AmuxHome;
+  let sh: ExampleShell;
+  before(() => {
+    h = new AmuxHome();
+    sh = new ExampleShell(h);
+  });
+  after(async () => {
+    await h?.cleanup();
+    sh?.cleanup();
+  });
+  const ex = (text: string, exit = 0): Example => ({ where: 'T.md:1', line: 1, text, exit });
+
+  test('an exit code other than the expected one fails, with the line and its output; # exit N expects N', async () => {
+    await assert.rejects(sh.check(ex("echo said; echo oops >&2; exit 3")), (e: Error) => /T\.md:1: echo said.*--- exit 3 ---.*said.*oops.*expected exit 0/s.test(e.message));
+    await sh.check(ex('exit 3  # exit 3', 3));
+    await assert.rejects(sh.check(ex('true  # exit 3', 3)), /expected exit 3/);
+  });
+
+  test('a line sees the variables and the directory the lines before it left', async () => {
+    await sh.check(ex('greeting=hi; export WHO=you; mkdir -p sub && cd sub'));
+    await sh.check(ex('test "$greeting $WHO" = "hi you" && test "${PWD##*/}" = sub'));
+    await assert.rejects(sh.check(ex('test "$nothing" = set')));
+  });
+
+  test('a follower passes once it printed and still runs (then Ctrl-C); one that ends with an error fails', async () => {
+    await h.ok(['run', '-n', 'talker', '--', 'sh', '-c', 'echo hello; sleep 600']);
+    const out = await sh.check(ex('amux logs -f talker'));
+    assert.ok(out.running, 'it was still running when stopped');
+    assert.match(out.stdout, /hello/);
+    await assert.rejects(sh.check(ex('amux logs -f nosuch')), /--- exit 1 ---/);
+  });
+});
