@@ -82,7 +82,7 @@ export class ExampleShell {
     const kind = runKind(text);
     if (kind === 'terminal') {
       assert.ok(opts.t, 'a terminal example needs its test context');
-      return this.inTerminal(ex, text, opts.t);
+      return this.inTerminal(ex, text, opts.t, opts.env);
     }
     const out = await this.spawnLine(text, kind, opts.stdin, opts.env);
     const shown = `${ex.where}: ${text}\n--- exit ${out.code}${out.running ? ' (still running, then Ctrl-C)' : ''} ---\n--- stdout ---\n${out.stdout}--- stderr ---\n${out.stderr}`;
@@ -140,13 +140,13 @@ export class ExampleShell {
    * server, test/helpers/terminal.ts). It passes when it takes the screen (the alternate screen is
    * on) and leaves as a person leaves it (`q`; `C-b d`), exiting 0.
    */
-  private async inTerminal(ex: Example, text: string, t: TestContext): Promise<Outcome> {
-    const env = this.env();
+  private async inTerminal(ex: Example, text: string, t: TestContext, extra: Record<string, string> = {}): Promise<Outcome> {
+    const env = { ...this.env(), ...extra };
     const term = terminal(this.h, t, { width: 120, height: 30, env: { ...env, PS1: 'term$ ' } });
-    await term.until('the prompt', (s) => /term\$/.test(s));
+    await term.until('the prompt', (s) => /term\$/.test(s), 60_000);
     term.text(`. ${this.state} && clear && ${text.replace(/\s*#.*$/, '')}; echo "rc=$?"`);
     term.keys('Enter');
-    const deadline = Date.now() + 30_000;
+    const deadline = Date.now() + 60_000;
     let took = false;
     while (Date.now() < deadline) {
       if (term.format('#{alternate_on}') === '1') {
@@ -160,7 +160,7 @@ export class ExampleShell {
     assert.ok(took, `${ex.where}: ${text}\nnever took the terminal; screen:\n${screenWhile}`);
     if (/\bamux\s+(?:[-\w]+\s+)*attach\b/.test(text)) term.keys('C-b', 'd');
     else term.keys('q');
-    const end = await term.until('the line ended', (s) => /rc=\d+/.test(s), 30_000);
+    const end = await term.until('the line ended', (s) => /rc=\d+/.test(s), 60_000);
     const code = Number(/rc=(\d+)/.exec(end)![1]);
     assert.equal(code, ex.exit, `${ex.where}: ${text}\nexited ${code}; screen while it ran:\n${screenWhile}\nafter:\n${end}`);
     return { code, stdout: screenWhile, stderr: '', running: false, timedOut: false };
