@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Proves that the npm package installs and works (README "Install"; ADR 0022): `npm pack` (its
 # prepack builds), checks what the tarball holds, `npm install --global` into a temporary prefix,
-# then from another directory `amux --version` and `amux run -w -- echo ok` with a temporary
-# AMUX_HOME. Everything it made is removed at the end, also on failure.
+# then from another directory `amux --version`, `amux run -w -- echo ok` and the demo stack of
+# `amux up --example` with a temporary AMUX_HOME. Everything it made is removed at the end, also on failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
@@ -52,5 +52,9 @@ want=$(node -p "require('$repo/package.json').version")
 out=$(amux run -w -- echo ok)
 [ "$out" = ok ] || fail "amux run -w -- echo ok printed '$out'"
 amux completion bash | grep -q '^complete -F _amux_complete amux$' || fail "amux completion bash printed no script"
+# The stack demo ships inside the package (ADR 0065): written, up, down.
+amux up --example demo >/dev/null 2>&1 || fail "amux up --example demo failed"
+[ -f demo/amux.yaml ] && [ -f demo/api.js ] || fail "amux up --example wrote no demo/amux.yaml and demo/api.js"
+(cd demo && amux up -d >/dev/null 2>&1 && amux down >/dev/null 2>&1) || fail "the demo of amux up --example did not come up and down"
 
 echo "pack-check: ok: $tarball ($(du -k "$tmp/$tarball" | cut -f1) KiB) packed in $((packed - started)) s, installed in $((installed - packed)) s; amux $version runs from $PWD"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Sets amux up on a fresh machine (tmux, procps, iproute2 and openssh-server if missing, npm dependencies,
+# Sets amux up on a fresh machine (tmux, procps, iproute2, openssh-server, jq and make if missing, npm dependencies,
 # build), then runs its main job once: start a session, wait for it, list sessions. `--no-demo` skips that.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,6 +12,9 @@ command -v ss >/dev/null 2>&1 || need+=(iproute2)
 # The remote-host tests run private sshds on 127.0.0.1 (test/helpers/sshd.ts); never the system's.
 [ -x /usr/sbin/sshd ] || need+=(openssh-server)
 command -v ssh >/dev/null 2>&1 || need+=(openssh-client)
+# The --help examples run as written (test/integration/examples.test.ts, ADR 0065): jq and make are in them.
+command -v jq >/dev/null 2>&1 || need+=(jq)
+command -v make >/dev/null 2>&1 || need+=(make)
 if [ ${#need[@]} -gt 0 ]; then
   echo "setup: installing ${need[*]}"
   if [ "$(id -u)" -eq 0 ]; then SUDO=(); else SUDO=(sudo); fi

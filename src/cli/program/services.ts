@@ -10,7 +10,7 @@ export function addServiceCommands(program: Command, { setExit, client }: Wiring
     .addHelpText('after', '\nRegister it with an MCP client as the command "amux" with the argument "mcp" (amux help agents),\ne.g. for Claude Code: claude mcp add amux -- amux mcp')
     .addHelpText('after', examples(
       ['amux mcp', 'serve on stdin/stdout: what an MCP client runs'],
-      ['AMUX_HOME=/tmp/agent-1 amux mcp', 'a separate amux (daemon, sessions, history) for one agent'],
+      ['AMUX_HOME=~/.local/state/amux-agent-1 amux mcp', 'a separate amux (daemon, sessions, history) for one agent'],
     ))
     .action(async () => setExit(await (require('../commands/mcp.js') as typeof import('../commands/mcp.js')).mcpCommand(client())));
 
@@ -35,8 +35,8 @@ export function addServiceCommands(program: Command, { setExit, client }: Wiring
     .option('--json', 'status as JSON {pid, socket, version, uptimeMs, sessions, live, pending, settings}')
     .addHelpText('after', examples(
       ['amux daemon status', 'pid, version, sessions and the settings in force'],
-      ['amux daemon stop', 'stop it gracefully; sessions keep running'],
       ['amux daemon status --json', 'the same as JSON (exit 3 when not running)'],
+      ['amux daemon stop', 'stop it gracefully; sessions keep running'],
     ))
     .action(async (action: string, opts) => setExit(await (require('../commands/daemon.js') as typeof import('../commands/daemon.js')).daemonCommand(action, opts)));
 

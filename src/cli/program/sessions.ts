@@ -149,7 +149,7 @@ export function addSessionCommands(program: Command, { setExit, client, router, 
     .option('--grace <dur>', 'time before SIGKILL (default 5s)', durationOption('--grace'))
     .addHelpText('after', examples(
       ['amux kill web', 'TERM to all its processes, KILL after 5s; status stopped'],
-      ['amux kill -s INT --grace 30s web', 'as Ctrl-C, with 30s to clean up'],
+      ['amux kill -s INT --grace 30s api', 'as Ctrl-C, with 30s to clean up'],
       ['amux kill job-3f9a01bc-2', 'only that job; the shell lives on'],
     ))
     .action(async (refs: string[], opts) => setExit(await (require('../commands/kill-rm.js') as typeof import('../commands/kill-rm.js')).killCommand(router(), refs, opts)));
@@ -179,8 +179,8 @@ export function addSessionCommands(program: Command, { setExit, client, router, 
     .addHelpText('after', examples(
       ["amux send repl 'print(1 + 1)'", 'type a line and press Enter'],
       ['amux send --keys repl C-c', 'press Ctrl-C'],
-      ["amux send --when idle --timeout 1m repl 'exit()'", 'type it once the program waits for input'],
       ['amux send --json repl 2+2', 'the receipt: the reply starts at its offset'],
+      ["amux send --when idle --timeout 1m repl 'exit()'", 'type it once the program waits for input'],
     ))
     .action(async (ref: string, words: string[], opts) => setExit(await (require('../commands/send.js') as typeof import('../commands/send.js')).sendCommand(...routed(ref), words, opts)));
 

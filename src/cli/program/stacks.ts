@@ -1,5 +1,6 @@
 import { Option, type Command } from 'commander';
-import { examples } from '../hints.js';
+import { AmuxError } from '../../errors.js';
+import { examples, hinted } from '../hints.js';
 import type { Wiring } from './shared.js';
 
 const fileOption = () => new Option('-f, --file <file>', 'the stack file (default: amux.yaml, amux.yml or Procfile here)');
@@ -14,14 +15,23 @@ export function addStackCommands(program: Command, { setExit, client }: Wiring):
     .addOption(fileOption())
     .addOption(projectOption())
     .option('-d, --detach', 'return once every session is ready (or one failed), instead of streaming their output until Ctrl-C')
+    .addOption(hinted(new Option('--example <dir>', 'write a small runnable demo stack (amux.yaml and its node scripts) into DIR, new or empty, and start nothing'), { kind: 'dirs' }))
     .addHelpText('after', '\nThe file is checked first: a mistake names its line and field (exit 2, nothing started). A session that fails, or is not ready within its ready.timeout, leaves its dependents unstarted (exit 1, one line naming it). Without -d, each line of output is prefixed by its session, and Ctrl-C stops the stack. Every session carries the labels stack=NAME and service=KEY and is named NAME-KEY.')
     .addHelpText('after', examples(
       ['amux up', 'start the stack of ./amux.yaml and stream its output; Ctrl-C stops it'],
-      ['amux up -d', 'start it and return once every session is ready'],
-      ['amux up -d api', 'only api and what it depends on'],
+      ['amux up -d api', 'start api and what it depends on; return once they are ready'],
       ['amux up -f dev.yaml -p dev -d', 'another file, another stack name'],
+      ['amux up --example demo', 'write a demo stack into ./demo; then: cd demo && amux up'],
     ))
-    .action(async (services: string[], opts) => setExit(await (require('../commands/up.js') as typeof import('../commands/up.js')).upCommand(client(), services, opts)));
+    .action(async (services: string[], opts) => {
+      if (opts.example !== undefined) {
+        if (services.length > 0 || opts.file !== undefined || opts.project !== undefined || opts.detach) {
+          throw new AmuxError('usage', 'up --example DIR writes a demo stack and starts nothing: give it alone (then: cd DIR && amux up)');
+        }
+        return setExit((require('../stack/example.js') as typeof import('../stack/example.js')).writeExample(opts.example));
+      }
+      setExit(await (require('../commands/up.js') as typeof import('../commands/up.js')).upCommand(client(), services, opts));
+    });
 
   program
     .command('down')
