@@ -21,6 +21,8 @@ export interface ThreadSample {
   timed?: boolean;
   /** CPU ticks (utime + stime) it used so far. */
   ticks: number;
+  /** A main thread found on a lock, taken as still on the terminal where the look before found it (ADR 0061). */
+  held?: boolean;
 }
 
 /** One process of the terminal's foreground group. */
@@ -54,6 +56,12 @@ export interface Since {
    * (TCP_INFO, ADR 0048); asked only when the quiet time alone would make it idle. Absent: no.
    */
   awaitingReply?: () => boolean;
+  /**
+   * Members an earlier look found conversing that still hold a TCP connection (ADR 0061): a thread
+   * of theirs on the terminal is in the conversation even when this look did not find the other
+   * thread waiting on its socket (it was handing a chunk over). Absent: none.
+   */
+  conversed?: ReadonlySet<number>;
 }
 
 /** Linux reports CPU time in ticks of 1/100 s (USER_HZ) whatever the kernel's own HZ. */
@@ -75,15 +83,17 @@ const FROM_WAIT: Partial<Record<WaitKind, ThreadVerdict>> = {
 
 /**
  * A wait on descriptors: the terminal alone is a program waiting for you, also beside a listening
- * socket of its own (Codex's TUI, ADR 0048); the terminal with a socket a conversation (decided by
- * whether bytes arrive); an inotify watch a follower, also with the terminal (a watcher's keys); a
- * listening socket a server; a socket alone a client waiting for an answer; else a time limit (or
+ * socket of its own (Codex's TUI, ADR 0048) or an inotify watch (a watcher's keys, ADR 0061); the
+ * terminal with a socket a conversation (decided by whether bytes arrive); an inotify watch without
+ * the terminal a follower; a listening socket a server; a socket alone a client waiting for an answer; else a time limit (or
  * a timerfd) is a timer, a pipe what it says, and a peer (a socket to another process of the
  * session) defers to that process. Eventfds, signalfds, files and sockets to the same process are a
  * program's own plumbing and say nothing.
  */
 export function descriptorVerdict(on: readonly Target[], timed = false): ThreadVerdict {
-  if (on.includes('terminal') && !on.includes('inotify')) return on.includes('socket') ? 'conversing' : 'terminal';
+  // The terminal outranks every other descriptor in the same wait (ADR 0061): an inotify watch
+  // beside it is a watcher with keys, which waits for you between changes.
+  if (on.includes('terminal')) return on.includes('socket') ? 'conversing' : 'terminal';
   if (on.includes('listening')) return 'serving';
   if (on.includes('inotify')) return 'watching files';
   if (on.includes('socket')) return 'network';
@@ -135,6 +145,17 @@ export function onTerminal(t: Pick<ThreadSample, 'state' | 'wait' | 'on' | 'time
   return threadVerdict({ tid: 0, ticks: 0, ...t }) === 'terminal';
 }
 
+/**
+ * A main thread `now` on a lock (a futex: it waits a moment for a thread of its own) where the
+ * previous look found it on the terminal (`before`): taken as still on the terminal for this one
+ * look, so that its helper threads (an inotify watcher: Claude Code's `fs.watch` thread) do not
+ * decide what it does (ADR 0061). Not twice in a row: a lock found at two looks is judged as such.
+ */
+export function heldOnTerminal(now: ThreadSample, before: ThreadSample | undefined): ThreadSample {
+  if (now.state !== 'S' || now.wait !== 'lock' || !before || before.held || !onTerminal(before)) return now;
+  return { ...now, wait: before.wait, on: before.on, timed: before.timed, held: true };
+}
+
 /** A thread waiting on a socket: the network, as a client. */
 export function onSocket(t: Pick<ThreadSample, 'state' | 'wait' | 'on' | 'timed'>): boolean {
   return threadVerdict({ tid: 0, ticks: 0, ...t }) === 'network';
@@ -175,8 +196,9 @@ export interface Judgement {
  * 3. a thread waiting on the terminal alone: input, at once, time limit or not (`at prompt` for
  *    the session's own shell, `shellPid`);
  * 4. a thread waiting on the terminal and a socket (or one thread on the terminal while another
- *    waits on a socket): input once nothing arrived for QUIET_MS and no request awaits its
- *    reply, else working, `network`;
+ *    waits on a socket, or did at an earlier look and its connection lives: `since.conversed`):
+ *    input once nothing arrived for QUIET_MS and no request awaits its reply, else working,
+ *    `network`;
  * 5. waits on a pipe, another process of the session, a child, a lock: working with that reason;
  * 6. else unknown: the screen decides.
  */
@@ -186,7 +208,7 @@ export function judgeForeground(procs: readonly ProcessSample[], since: Since, s
   for (const p of procs) {
     const own = p.threads.map(threadVerdict);
     // One thread on the terminal while another receives on a socket: the process converses (ADR 0048).
-    if (own.includes('terminal') && own.includes('network')) for (let i = 0; i < own.length; i++) if (own[i] === 'terminal' || own[i] === 'network') own[i] = 'conversing';
+    if (own.includes('terminal') && (own.includes('network') || since.conversed?.has(p.pid))) for (let i = 0; i < own.length; i++) if (own[i] === 'terminal' || own[i] === 'network') own[i] = 'conversing';
     p.threads.forEach((t, i) => {
       const v = own[i]!;
       verdicts.set(t.tid, v);

@@ -84,3 +84,13 @@ export function awaitsReply(t: TcpTimes): boolean {
   if (t.bytesSent === 0) return false;
   return t.lastSendMs < t.lastReceiveMs || (t.lastSendMs === t.lastReceiveMs && t.bytesReceived === 0);
 }
+
+/**
+ * When bytes last moved on any of the TCP sockets `times`, read at `at` (TCP_INFO's time since the
+ * last data received and sent): a stream has bytes arriving, a keep-alive connection at rest has
+ * none, whatever wakes the thread that holds it (ADR 0061). null for no socket.
+ */
+export function lastDataAt(times: readonly TcpTimes[], at: number): number | null {
+  if (times.length === 0) return null;
+  return Math.max(...times.map((t) => at - Math.min(t.lastSendMs, t.lastReceiveMs)));
+}

@@ -67,8 +67,10 @@ export interface LookMemory {
   threads: Map<number, number>;
   /** rchar of the members on the terminal and a socket, plus the log size; null when none is. */
   bytes: number | null;
-  /** Since when `bytes` has not changed. */
+  /** Since when `bytes` has not changed (and, for TCP connections, no bytes moved on them: ADR 0061). */
   quietSince: number;
+  /** The members in a conversation at this look, kept while they hold a TCP connection (ADR 0061). */
+  conversed?: number[];
   /** The look's samples, which stand for the next look while none of its threads has run (ADR 0041). */
   fg?: Foreground;
   /** Since when the looks have stood (none of its threads ran): the quick look's pace (ADR 0044). */

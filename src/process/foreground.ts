@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { readProc } from './proc-read.js';
-import { onSocket, onTerminal, settles, type ProcessSample, type ThreadSample } from '../core/activity.js';
+import { heldOnTerminal, onSocket, onTerminal, settles, type ProcessSample, type ThreadSample } from '../core/activity.js';
 import { decodeSyscall, waitKind, type Target, type WaitKind } from '../core/waits.js';
 import { openTargets, unsureCount, waitTargets, type Scope } from './descriptors.js';
 import { procStat, STAT } from './process-table.js';
@@ -97,6 +97,8 @@ interface Reading {
   before: number | undefined;
   /** A thread's sample at the previous look, when it has not run since (its run mark is the same). */
   unrun: (pid: number, tid: number) => ThreadSample | undefined;
+  /** The main thread of `pid` at the previous look of the same group. */
+  mainBefore?: (pid: number) => ThreadSample | undefined;
 }
 
 const ticksOf = (f: string[]) => Number(f[STAT.utime]) + Number(f[STAT.stime]);
@@ -118,7 +120,8 @@ function threadsOf(pid: number, fields: string[], r: Reading, tids?: string[]): 
   };
   if (Number(fields[STAT.threads]) <= 1) return [sample(pid, fields, `/proc/${pid}`)];
   const own = procStat(`${pid}/task/${pid}`);
-  const main = own ? sample(pid, own.fields, `/proc/${pid}/task/${pid}`) : null;
+  const got = own ? sample(pid, own.fields, `/proc/${pid}/task/${pid}`) : null;
+  const main = got && heldOnTerminal(got, r.mainBefore?.(pid));
   const terminal = main !== null && onTerminal(main);
   const settled = main !== null && settles(main) && !terminal;
   if (settled && r.before === ticksOf(fields)) return [main];
@@ -224,7 +227,9 @@ export function readForeground(shell: number, jobRunning = true, before?: Before
   const members = pgid === shell ? [{ pid: shell, st: sh, tids: undefined }] : tree(shell, sh, marking);
   const scope = scopeOf(shell, sh, members);
   const unrun = unrunThreads(marking.marks, before?.pgid === pgid ? before.fg : undefined);
-  const reading = (pid: number): Reading => ({ arch, scope, before: before?.pgid === pgid ? before.procs.get(pid) : undefined, unrun });
+  const then = before?.pgid === pgid ? before.fg : undefined;
+  const mainBefore = (pid: number) => then?.procs.find((p) => p.pid === pid)?.threads.find((t) => t.tid === pid);
+  const reading = (pid: number): Reading => ({ arch, scope, before: before?.pgid === pgid ? before.procs.get(pid) : undefined, unrun, mainBefore });
   // The foreground group, and every descendant of its members whatever its group (ADR 0048).
   const inside = new Set<number>();
   for (const { pid, st, tids } of members) {

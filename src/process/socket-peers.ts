@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { awaitsReply, tcpTimes, unixPeers, type TcpTimes } from '../core/socket-tables.js';
+import { awaitsReply, lastDataAt, tcpTimes, unixPeers, type TcpTimes } from '../core/socket-tables.js';
 
 /**
  * What /proc does not show of sockets, asked of the kernel's socket diagnostics through `ss`
@@ -66,6 +66,25 @@ export function awaitingReply(inodes: readonly string[], now = Date.now()): bool
     const t = times!.map.get(i);
     return t !== undefined && awaitsReply(t);
   });
+}
+
+/** The youngest a table is asked again for: a look deciding that a conversation went quiet (ADR 0061). */
+export const FRESH_MS = 250;
+
+/**
+ * The established TCP sockets among `inodes` as TCP_INFO shows them (ADR 0061): when bytes last
+ * moved on them, whether one awaits a reply, and when the table was read. The table is read again
+ * when older than `maxAgeMs` (at most once per FRESH_MS); null when not known (`ss` missing);
+ * `lastDataAt` null when none of `inodes` is an established TCP socket.
+ */
+export function tcpTraffic(inodes: readonly string[], maxAgeMs: number, now = Date.now()): { lastDataAt: number | null; awaiting: boolean; readAt: number } | null {
+  if (!times || (now - times.at >= Math.max(maxAgeMs, FRESH_MS))) {
+    const out = ss(['-tinHe', 'state', 'established']);
+    if (out === null && !available) return null;
+    times = { map: tcpTimes(out ?? ''), at: now };
+  }
+  const found = inodes.map((i) => times!.map.get(i)).filter((t): t is TcpTimes => t !== undefined);
+  return { lastDataAt: lastDataAt(found, times.at), awaiting: found.some(awaitsReply), readAt: times.at };
 }
 
 /** How many `ss` processes the looks have spawned (the daemon's status, tests). */

@@ -66,7 +66,7 @@ export function evidenceSuite(name: AgentName, todo: Partial<Record<Phase, strin
       const w = await s.waitUntil('idle', 0, 20);
       assert.equal(w.code, 0, `never idle at the prompt: ${JSON.stringify(await s.record())}`);
       const r = await s.record();
-      assert.equal(r.status, 'idle');
+      assert.equal(r.status, 'idle', `not idle at its prompt: ${JSON.stringify({ status: r.status, reason: r.reason, events: (await s.events()).filter((e) => e.type === 'state_changed').map((e) => `${e.data.to} (${e.data.reason})`) })}`);
       // By evidence, or by the program's own announcement (Codex's OSC 7501 `idle`, ADR 0049).
       assert.match(r.reason, /^reading the terminal$|^declared: /);
       assert.equal(r.attention, null);

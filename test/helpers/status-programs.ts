@@ -193,6 +193,8 @@ export class Fixtures {
       { name: 'lockf (fcntl) waiting for a lock', needs: ['python3'], command: 'python3 lock.py lockf', expect: 'working', reason: /^lock$/, startMs: 3000 },
       // A named pipe with a writer that writes nothing. (the screen: idle after 3 s)
       { name: 'cat of a FIFO', needs: ['cat'], command: 'cat fifo', expect: 'working', reason: /^pipe$/ },
+      // ADR 0061: the terminal and an inotify watch in one wait (a watcher with keys). (watching files)
+      { name: 'a prompt beside an inotify watch', needs: ['python3'], command: 'python3 watchkeys.py', expect: 'idle', reason: /reading the terminal/, startMs: 3000, fromFirst: true },
       // The terminal and a connection whose request has had no answer yet. (idle after 1 s)
       { name: 'terminal and a request awaiting its reply', needs: ['python3', 'ss'], command: `python3 request.py ${slow}`, expect: 'working', reason: /network/, startMs: 3000 },
     ];
@@ -201,6 +203,18 @@ export class Fixtures {
 
 /** The programs of ADR 0048's rows: each holds its situation until the session is killed. */
 const FOLLOWED: Record<string, string> = {
+  // ADR 0061: a watcher with keys, one select() on the terminal and an inotify watch of its directory.
+  'watchkeys.py': [
+    'import ctypes, os, select, sys',
+    "libc = ctypes.CDLL(None, use_errno=True)",
+    'fd = libc.inotify_init()',
+    "libc.inotify_add_watch(fd, b'.', 0x100 | 0x200 | 0x2)",
+    'while True:',
+    '    r, _, _ = select.select([sys.stdin, fd], [], [])',
+    '    if fd in r: os.read(fd, 4096)',
+    '    if sys.stdin in r: sys.stdin.readline()',
+    '',
+  ].join('\n'),
   'listen.py': [
     'import select, socket, sys',
     "l = socket.socket(); l.bind(('127.0.0.1', 0)); l.listen()",

@@ -21,9 +21,8 @@ describe('a listening socket in the same wait as the terminal (a), ADR 0048', ()
     // with its API connection open too: a conversation, idle once quiet
     assert.deepEqual(judge([proc(10, { wait: 'descriptors', on: ['terminal', 'listening', 'socket'] })], quiet), idle);
   });
-  test('a listening socket without the terminal still serves; a watcher with keys still watches', () => {
+  test('a listening socket without the terminal still serves', () => {
     assert.deepEqual(judge([proc(10, { wait: 'descriptors', on: ['listening', 'pipe'] })]), working('serving'));
-    assert.deepEqual(judge([proc(10, { wait: 'descriptors', on: ['terminal', 'inotify'] })]), working('watching files'));
   });
 });
 

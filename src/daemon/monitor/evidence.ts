@@ -1,14 +1,15 @@
-import { foregroundName, judgeForeground, type Activity } from '../../core/activity.js';
+import { foregroundName, judgeForeground, QUIET_MS, type Activity } from '../../core/activity.js';
 import { holdBlip, nextStreak } from '../../core/cpu-blip.js';
 import type { SessionRecord } from '../../core/records.js';
 import { lookDue } from '../../core/look-pace.js';
 import { quickDecision } from '../../core/status-rules.js';
 import { readForeground } from '../../process/foreground.js';
 import { socketInodes } from '../../process/descriptors.js';
-import { awaitingReply } from '../../process/socket-peers.js';
+import { awaitingReply, FRESH_MS, tcpTraffic } from '../../process/socket-peers.js';
+import type { Foreground } from '../../process/foreground.js';
 import { sameMarks } from '../../process/run-marks.js';
 import { sessionsIn } from '../../store/snapshot.js';
-import { runtimeOf, type DaemonContext } from '../context.js';
+import { runtimeOf, type DaemonContext, type LookMemory } from '../context.js';
 import type { Jobs } from '../job/jobs.js';
 import { mainExit } from '../output/exit-files.js';
 import { logBytes } from '../output/log-size.js';
@@ -51,15 +52,14 @@ export class Evidence {
     }
     const now = Date.now();
     const prev = rt.look?.pgid === fg.pgid ? rt.look : undefined;
-    // A program on the terminal and a socket: bytes it reads, or prints, restart its quiet time.
-    const bytes = fg.rchar === null ? null : fg.rchar + logBytes(this.ctx, s);
-    const quietSince = bytes !== null && prev?.bytes === bytes ? prev.quietSince : now;
+    const conv = this.conversation(s, fg, prev, now);
     const j = judgeForeground(fg.procs, {
       ticks: prev ? { procs: prev.procs, threads: prev.threads } : null,
       elapsedMs: prev ? Math.max(now - prev.at, QUICK_MS) : QUICK_MS,
-      quietMs: now - quietSince,
+      quietMs: now - conv.quietSince,
       // Asked only when quiet would make it idle: one `ss` for every session (ADR 0048).
-      awaitingReply: () => awaitingReply(fg.conversing.flatMap(socketInodes)) === true,
+      awaitingReply: () => conv.awaiting ?? awaitingReply(fg.conversing.flatMap(socketInodes)) === true,
+      conversed: conv.sticky,
     }, jobRunning ? null : s.pid);
     // A blip of CPU at an idle prompt does not make the session working (ADR 0048).
     const cpuStreak = s.status === 'idle' ? nextStreak(prev?.cpuStreak, j.activity, now) : undefined;
@@ -67,7 +67,7 @@ export class Evidence {
     // A look that stood for this one (none of its threads ran: ADR 0041) has the same ticks.
     const same = prev !== undefined && prev.fg === fg;
     rt.look = {
-      pgid: fg.pgid, at: now, bytes, quietSince, fg,
+      pgid: fg.pgid, at: now, bytes: conv.bytes, quietSince: conv.quietSince, conversed: conv.members, fg,
       // Still: it stood for this look, or this one, read afresh, found the same marks (ADR 0044).
       stillSince: prev && (same || sameMarks(prev.fg?.marks, fg.marks)) ? prev.stillSince : now,
       procs: same ? prev.procs : new Map(fg.procs.map((p) => [p.pid, p.ticks])),
@@ -77,6 +77,37 @@ export class Evidence {
     };
     rt.foreground = foregroundName(fg.procs, j, s.pid);
     return activity;
+  }
+
+  /**
+   * The conversation of the members on the terminal and a socket (ADR 0048, 0061): those this
+   * look found so, and those an earlier one did while they keep a TCP connection (their socket
+   * thread may be handing a chunk over at this look). Its quiet time: since bytes last moved on
+   * their TCP connections (TCP_INFO: a keep-alive connection at rest moves none, whatever wakes
+   * its thread) or the session printed; without TCP (or `ss`), since they read (rchar) or their
+   * socket threads woke (ADR 0048). A quiet that would make a working session idle is checked
+   * against a table at most FRESH_MS old.
+   */
+  private conversation(s: SessionRecord, fg: Foreground, prev: LookMemory | undefined, now: number): { bytes: number | null; quietSince: number; members: number[]; sticky?: ReadonlySet<number>; awaiting?: boolean } {
+    const members = [...new Set([...fg.conversing, ...(prev?.conversed ?? []).filter((pid) => fg.procs.some((p) => p.pid === pid))])];
+    if (members.length === 0) return { bytes: null, quietSince: now, members };
+    const inodes = members.flatMap(socketInodes);
+    let tcp = tcpTraffic(inodes, QUIET_MS, now);
+    if (tcp === null || tcp.lastDataAt === null) {
+      // No TCP connection (or no `ss`): what they read and their socket threads' wake-ups (ADR 0048).
+      const bytes = fg.rchar === null ? null : fg.rchar + logBytes(this.ctx, s);
+      const quietSince = bytes !== null && prev?.bytes === bytes ? prev.quietSince : now;
+      return { bytes, quietSince, members: fg.conversing, awaiting: tcp === null ? undefined : false };
+    }
+    // What it printed, and when bytes last moved on its connections.
+    const bytes = -1 - logBytes(this.ctx, s); // negative: never equal to an rchar count of the fallback
+    const printed = prev?.bytes === bytes ? prev.quietSince : now;
+    let quietSince = Math.max(printed, tcp.lastDataAt);
+    if (s.status === 'working' && now - quietSince >= QUIET_MS && now - tcp.readAt > FRESH_MS) {
+      tcp = tcpTraffic(inodes, FRESH_MS, now) ?? tcp;
+      quietSince = Math.max(printed, tcp.lastDataAt ?? 0);
+    }
+    return { bytes, quietSince, members, sticky: new Set(members), awaiting: tcp.awaiting };
   }
 
   /**
