@@ -12,7 +12,7 @@ import { openDatabase } from '../store/database.js';
 import { Store } from '../store/session-store.js';
 import type { PaneInfo } from '../tmux/commands.js';
 import { onPath } from '../process/program-path.js';
-import { controlClientWanted, Tmux } from '../tmux/tmux.js';
+import { controlClientWanted, Tmux, type ControlUse } from '../tmux/tmux.js';
 import { RegexThread } from './match/regex-thread.js';
 
 /** What the daemon keeps in memory per live session, next to the SQLite row. */
@@ -115,7 +115,7 @@ export function createContext(
   paths: AmuxPaths,
   settings: Settings,
   programs: Programs = findPrograms(),
-  useControl = controlClientWanted(process.env.AMUX_TMUX_CONTROL, ''),
+  useControl: ControlUse = controlClientWanted(process.env.AMUX_TMUX_CONTROL, ''),
 ): DaemonContext {
   mkdirSync(paths.sessionsDir, { recursive: true, mode: 0o700 });
   mkdirSync(paths.exitsDir, { recursive: true, mode: 0o700 });

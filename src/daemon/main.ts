@@ -112,7 +112,7 @@ export async function runDaemon(): Promise<void> {
     process.on('SIGTERM', () => void stop());
     process.on('SIGINT', () => void stop());
     process.on('SIGHUP', () => undefined);
-    log(`listening on ${paths.socket} (${tmuxVersion}; tmux calls ${ctx.tmux.useControl ? 'through one control-mode client' : 'as processes'}, ADR 0046)`);
+    log(`listening on ${paths.socket} (${tmuxVersion}; tmux calls ${{ off: 'as processes', 'own-server': 'through one control-mode client on a server it starts', 'any-server': 'through one control-mode client' }[ctx.tmux.use]}, ADR 0067)`);
   } catch (err) {
     const e = startError(err);
     log(`cannot start: ${e.message}`);

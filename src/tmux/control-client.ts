@@ -1,5 +1,6 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { connect as connectSocket } from 'node:net';
 import { ControlParser, type ControlBlock } from './control-parser.js';
 
 /**
@@ -126,4 +127,22 @@ export class ControlClient {
     }
     this.onGone?.();
   }
+}
+
+/**
+ * Whether a tmux server listens on `socket`. Looked at without a tmux client (which would start a
+ * server or run a command): a connection tmux accepts and sees end at once, like a client that
+ * left before identifying anything (no flags: not a control client, ADR 0067).
+ */
+export function serverAnswers(socket: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = connectSocket(socket);
+    s.on('connect', () => {
+      s.destroy();
+      resolve(true);
+    });
+    // ENOENT (no socket) and ECONNREFUSED (a socket left by a server that died) mean none; any
+    // other failure is not taken as "none", so a client never starts beside a server it cannot see.
+    s.on('error', (err: NodeJS.ErrnoException) => resolve(err.code !== 'ENOENT' && err.code !== 'ECONNREFUSED'));
+  });
 }

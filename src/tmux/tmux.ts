@@ -1,9 +1,11 @@
 import type { execa as Execa } from 'execa';
 import { AmuxError } from '../errors.js';
-import { badSetting } from '../core/settings.js';
 import { onPath } from '../process/program-path.js';
-import { ControlClient, ControlGone } from './control-client.js';
+import { ControlClient, ControlGone, serverAnswers } from './control-client.js';
 import { controlLine } from './control-line.js';
+import type { ControlUse } from './version.js';
+
+export { checkTmuxVersion, controlClientWanted, tmuxAtLeast, tmuxRelease, type ControlUse } from './version.js';
 
 /** execa is ESM-only; the daemon loads it once, on first use. */
 let execaModule: Promise<typeof Execa> | null = null;
@@ -30,8 +32,9 @@ const RECONNECT_MS = 5_000;
 
 /**
  * Runs tmux against amux's private server (`-S AMUX_HOME/tmux.sock`, never the user's config):
- * through one control-mode client while the server runs (ADR 0037), else as a `tmux` process per
- * call (a call with stdin input, a line tmux's parser cannot hold, no server yet, or `control` off).
+ * through one control-mode client while one is up (ADR 0037; when it may connect: `ControlUse`),
+ * else as a `tmux` process per call (a call with stdin input, a line tmux's parser cannot hold, no
+ * server yet, a server the client may not join, or `off`).
  */
 export class Tmux {
   /** Number of tmux processes spawned; the benchmarks read it (scripts/PERFORMANCE.md). */
@@ -41,12 +44,15 @@ export class Tmux {
   private active = 0;
   private readonly queue: (() => void)[] = [];
   private control: ControlClient | null = null;
-  /** While a control client connects, every call waits for it (see `connect`). */
+  /** While a control client connects, every call waits for it (see `connect`, `startOwnServer`). */
   private gate: Promise<void> | null = null;
-  /** Calls under way, of either kind. */
+  /** Calls under way, of either kind; `drained` wakes those waiting for none. */
   private inflight = 0;
+  private drained: (() => void)[] = [];
   private failedAt = 0;
   private closed = false;
+  /** `own-server`: a server answered that this client did not start; calls are processes until it ends. */
+  private foreign = false;
 
   /** The tmux program, looked up on PATH once: a call then execs it at once instead of trying each PATH entry. */
   readonly bin: string;
@@ -54,22 +60,36 @@ export class Tmux {
   constructor(
     readonly socket: string,
     bin = 'tmux',
-    readonly useControl = true,
+    readonly use: ControlUse = 'own-server',
   ) {
     this.bin = onPath(bin);
   }
 
+  /** Whether calls may go through a control client (the daemon's start line says it). */
+  get useControl(): boolean {
+    return this.use !== 'off';
+  }
+
   /** Runs one tmux command line; `lenient` returns stdout even when a chained command failed. */
   async run(args: readonly string[], opts: { input?: string; lenient?: boolean } = {}): Promise<string> {
-    while (this.gate) await this.gate;
+    for (;;) {
+      while (this.gate) await this.gate;
+      if (!this.startsOwnServer(args)) break;
+      this.gate = this.startOwnServer().finally(() => {
+        this.gate = null;
+      });
+    }
     this.inflight++;
     let out: string;
     try {
       out = await this.runNow(args, opts);
+    } catch (err) {
+      if (err instanceof TmuxCommandError && err.noServer) this.foreign = false;
+      throw err;
     } finally {
-      this.inflight--;
+      if (--this.inflight === 0) for (const wake of this.drained.splice(0)) wake();
     }
-    this.connect(); // the server answered
+    if (this.use === 'any-server') this.connect(); // the server answered
     return out;
   }
 
@@ -104,27 +124,55 @@ export class Tmux {
   }
 
   /**
-   * A server answered: start a control client for the calls that follow, unless one runs. Only
-   * while no other call is under way, and calls wait until it is up: tmux 3.3a's server crashed
-   * (SIGSEGV) in half of the runs where a control client attached while other clients created
-   * sessions (ADR 0037).
+   * `any-server`: a server answered; start a control client for the calls that follow, unless one
+   * runs. Only while no other call is under way, and calls wait until it is up: tmux 3.3a's server
+   * crashed (SIGSEGV) in half of the runs where a control client attached while other clients
+   * created sessions (ADR 0037).
    */
   private connect(): void {
-    if (!this.useControl || this.closed || this.gate || this.inflight > 0 || this.control?.alive || Date.now() - this.failedAt < RECONNECT_MS) return;
-    this.gate = ControlClient.connect(this.bin, this.baseArgs(), ANSWER_MS).then(
+    if (this.closed || this.gate || this.inflight > 0 || this.control?.alive || Date.now() - this.failedAt < RECONNECT_MS) return;
+    this.gate = this.attach().finally(() => {
+      this.gate = null;
+    });
+  }
+
+  /** `own-server`: a create while no client is up, and no server is known to run that this client did not start. */
+  private startsOwnServer(args: readonly string[]): boolean {
+    return this.use === 'own-server' && args[0] === 'new-session' && !this.closed && !this.foreign && !this.control?.alive && Date.now() - this.failedAt >= RECONNECT_MS;
+  }
+
+  /**
+   * `own-server` (ADR 0067): once no call of this daemon is under way (none can then be starting a
+   * server), and only if no server answers, the control client starts the server itself: it
+   * identifies before any session or other client exists, so no notification can reach it half
+   * made. A server that answers is someone else's (a daemon before this one left it running):
+   * processes until it ends.
+   */
+  private async startOwnServer(): Promise<void> {
+    while (this.inflight > 0) await new Promise<void>((wake) => this.drained.push(wake));
+    if (await serverAnswers(this.socket)) {
+      this.foreign = true;
+      return;
+    }
+    await this.attach();
+  }
+
+  /** Starts a control client (in `own-server`, it starts the server too); calls are processes for a while if it fails. */
+  private attach(): Promise<void> {
+    return ControlClient.connect(this.bin, this.baseArgs(), ANSWER_MS).then(
       (c) => {
         if (this.closed) return c.close();
         this.control = c;
         c.whenGone(() => {
-          if (this.control === c) this.control = null;
+          if (this.control !== c) return;
+          this.control = null;
+          this.foreign = false; // the next create looks again: a server still up is not this client's any more
         });
       },
       () => {
         this.failedAt = Date.now();
       },
-    ).finally(() => {
-      this.gate = null;
-    });
+    );
   }
 
   /** The argv prefix for a private-server tmux call. */
@@ -197,40 +245,3 @@ export class TmuxCommandError extends Error {
   }
 }
 
-/** The major and minor of a `tmux -V` line (`tmux 3.3a`, `tmux next-3.7`); null when it names none. */
-export function tmuxRelease(version: string): [number, number] | null {
-  const m = /(\d+)\.(\d+)/.exec(version);
-  return m ? [Number(m[1]), Number(m[2])] : null;
-}
-
-/** Whether a `tmux -V` line names release `major`.`minor` or a later one. */
-export function tmuxAtLeast(version: string, major: number, minor: number): boolean {
-  const r = tmuxRelease(version);
-  return r !== null && (r[0] > major || (r[0] === major && r[1] >= minor));
-}
-
-/**
- * Whether the daemon's tmux calls go through one control-mode client (ADR 0037, ADR 0046):
- * `AMUX_TMUX_CONTROL=on` or `off` decides; unset (or empty), a tmux of 3.7 or newer, the first
- * release with the fixes for the control-mode server crashes found on 3.3a, gets it; an older one
- * runs a process per call. Another value is a bad setting: the daemon does not start.
- */
-export function controlClientWanted(setting: string | undefined, version: string): boolean {
-  if (setting === 'on') return true;
-  if (setting === 'off') return false;
-  if (setting) throw badSetting('AMUX_TMUX_CONTROL', setting, 'must be on or off (unset: the control-mode client from tmux 3.7)');
-  return tmuxAtLeast(version, 3, 7);
-}
-
-/** Checks that tmux exists and is at least 3.2 (new-session -e, argv commands, pane_dead_status). */
-export async function checkTmuxVersion(bin = 'tmux'): Promise<string> {
-  const res = await (await loadExeca())(bin, ['-V'], { reject: false });
-  if (res.failed) {
-    throw new AmuxError('tmux_unavailable', 'tmux is not installed or not on PATH; install tmux 3.2 or newer (e.g. apt-get install tmux)');
-  }
-  const version = String(res.stdout).trim();
-  if (!tmuxAtLeast(version, 3, 2)) {
-    throw new AmuxError('tmux_unavailable', `${version || 'tmux'} is too old; amux needs tmux 3.2 or newer`);
-  }
-  return version;
-}

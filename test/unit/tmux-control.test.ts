@@ -71,7 +71,9 @@ describe('controlLine', () => {
 describe('Tmux through one control client', () => {
   const dir = mkdtempSync('/tmp/amux-ctl-');
   const socket = join(dir, 'tmux.sock');
-  const tmux = new Tmux(socket);
+  // As the daemon would use it with this tmux: on a server of its own before 3.7 (ADR 0067).
+  const use = controlClientWanted('on', execFileSync('tmux', ['-V'], { encoding: 'utf8' }));
+  const tmux = new Tmux(socket, 'tmux', use);
   const raw = (...a: string[]) => execFileSync('tmux', ['-S', socket, '-f', '/dev/null', ...a], { encoding: 'utf8' });
   after(() => {
     tmux.close();
@@ -133,7 +135,13 @@ describe('Tmux through one control client', () => {
     assert.ok(isGone((await change).err));
     assert.ok(!raw('list-sessions', '-F', '#{session_name}').includes('late'), 'the create was not run');
     await tmux.run(['list-sessions']);
-    await until('a new control client is up', () => tmux.controlled);
+    if (use === 'any-server') return await until('a new control client is up', () => tmux.controlled);
+    // own-server: a server that runs on without the client is not joined again (ADR 0067): processes.
+    const spawns = tmux.spawns;
+    await tmux.run(['new-session', '-d', '-s', 'late', '--', 'sleep', '300']);
+    await tmux.run(['kill-session', '-t', '=late']);
+    assert.equal(tmux.controlled, false);
+    assert.equal(tmux.spawns, spawns + 2);
   });
 
   test('kill-server by a user ends everything; the next calls work as processes, then through a new client', async () => {
@@ -217,17 +225,22 @@ describe('onPath: the tmux program looked up once', () => {
   });
 });
 
-describe('controlClientWanted: which tmux gets the control-mode client (ADR 0046)', () => {
-  test('AMUX_TMUX_CONTROL=on or off decides, whatever the version', () => {
-    assert.equal(controlClientWanted('on', 'tmux 3.3a'), true);
-    assert.equal(controlClientWanted('off', 'tmux 3.7c'), false);
+describe('controlClientWanted: which tmux gets the control-mode client, and how (ADR 0046, ADR 0067)', () => {
+  test('AMUX_TMUX_CONTROL=off: processes, whatever the version; on: the client, on its own server before 3.7', () => {
+    assert.equal(controlClientWanted('off', 'tmux 3.7c'), 'off');
+    assert.equal(controlClientWanted('on', 'tmux 3.3a'), 'own-server');
+    assert.equal(controlClientWanted('on', 'tmux 3.7c'), 'any-server');
+    assert.equal(controlClientWanted('on', ''), 'own-server');
   });
   test('another value is a bad setting (exit 2); empty is unset', () => {
     assert.throws(() => controlClientWanted('yes', 'tmux 3.7c'), (e: AmuxError) => e.exitCode === 2 && /AMUX_TMUX_CONTROL="yes": must be on or off/.test(e.message));
-    assert.equal(controlClientWanted('', 'tmux 3.7c'), true);
+    assert.equal(controlClientWanted('', 'tmux 3.7c'), 'any-server');
   });
-  test('unset: 3.7 and newer (the control-mode crash fixes), not before', () => {
-    assert.deepEqual(['tmux 3.3a', 'tmux 3.6b', 'tmux 3.7', 'tmux 3.7c', 'tmux next-3.8', 'tmux 4.0', 'tmux master', ''].map((v) => controlClientWanted(undefined, v)), [false, false, true, true, true, true, false, false]);
+  test('unset: any server from 3.7 (the crash fixes), its own server before; a version that names no release: processes', () => {
+    assert.deepEqual(
+      ['tmux 3.2a', 'tmux 3.3a', 'tmux 3.6b', 'tmux 3.7', 'tmux 3.7c', 'tmux next-3.8', 'tmux 4.0', 'tmux master', ''].map((v) => controlClientWanted(undefined, v)),
+      ['own-server', 'own-server', 'own-server', 'any-server', 'any-server', 'any-server', 'any-server', 'off', 'off'],
+    );
   });
   test('tmuxRelease reads the major and minor', () => {
     assert.deepEqual(tmuxRelease('tmux 3.3a'), [3, 3]);
