@@ -28,7 +28,7 @@ import { adoptPending } from './session/start.js';
 import { Timeouts } from './timeouts.js';
 import { logLine, quietStderr } from './log.js';
 import { watchDatabase } from './db-watch.js';
-import { startWarden } from './warden.js';
+import { handOverToWarden, startWarden } from './warden.js';
 
 const log = logLine;
 
@@ -175,6 +175,7 @@ async function gracefulStop(server: Server, router: Router, e: Awaited<ReturnTyp
   server.closeAllConnections();
   e.ctx.regex.stop();
   e.ctx.store.db.close();
+  await handOverToWarden();
   rmSync(paths.socket, { force: true });
   rmSync(paths.pidFile, { force: true });
 }

@@ -18,30 +18,39 @@
 export const WARDEN_SCRIPT = `home=$1 grace=$2 pidfile=$3
 sock=$home/tmux.sock prefix=$home/sessions/
 exec {w}<> <(:)
+trap '' PIPE # its answer to a daemon that gave up waiting must not end it
 cd / || exit 0
 # Named so that \`ps\` shows it, and so that its own passes over /proc pass it by.
 printf %s amux-warden > "/proc/$BASHPID/comm"
-# Until the daemon is gone: the read of the pipe only it holds ends then, however it ended.
-read -r _
-exec </dev/null >/dev/null 2>&1
 daemon_runs() {
   local dpid cl
   [[ -n $pidfile ]] && read -r dpid < "$pidfile" && [[ $dpid =~ ^[0-9]+$ ]] && mapfile -d '' -t cl < "/proc/$dpid/cmdline" && [[ \${cl[*]} == *amux* ]]
 }
 # The panes of HOME's sessions: \`timeout --foreground 0 BASH --noprofile --rcfile HOME/sessions/ID/rc.bash -i\` (ADR 0010).
 declare -A leader=() since=()
-for f in /proc/[0-9]*; do
-  read -r line < "$f/stat" || continue
-  [[ $line == *" (timeout) "* ]] || continue
-  mapfile -d '' -t cl < "$f/cmdline" || continue
-  rc=\${cl[6]-}
-  [[ \${cl[5]-} == --rcfile && $rc == "$prefix"*/rc.bash ]] || continue
-  id=\${rc#"$prefix"} id=\${id%/rc.bash}
-  [[ $id =~ ^[0-9a-f]{8}$ ]] || continue
-  rest=\${line##*) }
-  set -- $rest
-  leader[$id]=\${f#/proc/} since[$id]=\${20}
+scan() {
+  local f line rest rc id cl
+  for f in /proc/[0-9]*; do
+    read -r line < "$f/stat" || continue
+    [[ $line == *" (timeout) "* ]] || continue
+    mapfile -d '' -t cl < "$f/cmdline" || continue
+    rc=\${cl[6]-}
+    [[ \${cl[5]-} == --rcfile && $rc == "$prefix"*/rc.bash ]] || continue
+    id=\${rc#"$prefix"} id=\${id%/rc.bash}
+    [[ $id =~ ^[0-9a-f]{8}$ ]] || continue
+    rest=\${line##*) }
+    set -- $rest
+    leader[$id]=\${f#/proc/} since[$id]=\${20}
+  done
+}
+# Until the daemon is gone: the read of the pipe only it holds ends then, however it ended. A daemon
+# that stops says \`stop\` first and waits for the answer: the panes are known before it is gone.
+scanned=
+while read -r line; do
+  if [[ $line == stop && -z $scanned ]]; then scan; scanned=1; printf 'ok\n'; fi
 done
+exec </dev/null >/dev/null 2>&1
+[[ -n $scanned ]] || scan
 # collect: into pids, the processes of the sessions in ids (id -> 1), whose panes are leads (pid -> id),
 # started no earlier than low (stat field 22) unless they are members of a pane's Unix session.
 collect() {
