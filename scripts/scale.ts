@@ -118,7 +118,8 @@ async function breakdown(homes: Homes): Promise<void> {
     row('CPU breakdown per run', `skipped: ${why}`, '');
     return;
   }
-  const h = homes.home('cpu');
+  // SCALE_BIN: another built tree's bin/amux (an A/B of the breakdown against that tree, same floor).
+  const h = homes.home('cpu', process.env.SCALE_BIN || undefined);
   const tmp = join(homes.root, 'acct');
   await runOk(['mkdir', '-p', tmp], h.env);
   await h.amuxOk('run', '--', 'sleep 3000'); // keeps the daemon and the tmux server up
