@@ -28,6 +28,7 @@ import { adoptPending } from './session/start.js';
 import { Timeouts } from './timeouts.js';
 import { logLine, quietStderr } from './log.js';
 import { watchDatabase } from './db-watch.js';
+import { handOverToWarden, startWarden } from './warden.js';
 
 const log = logLine;
 
@@ -84,6 +85,8 @@ export async function runDaemon(): Promise<void> {
     const settings = resolveSettings(readConfigFile(paths), process.env);
     const useControl = controlClientWanted(process.env.AMUX_TMUX_CONTROL, tmuxVersion);
     const ctx = createContext(paths, settings, findPrograms(), useControl);
+    // Before any session can start: what ends a session's leftovers when this daemon is gone (ADR 0066).
+    startWarden(paths, ctx.programs.bash);
     chmodSync(paths.db, 0o600);
     const engine = await startEngine(ctx);
     // No limit on receiving a whole request (node's default cuts one after 300 s with a 408): the
@@ -172,6 +175,7 @@ async function gracefulStop(server: Server, router: Router, e: Awaited<ReturnTyp
   server.closeAllConnections();
   e.ctx.regex.stop();
   e.ctx.store.db.close();
+  await handOverToWarden();
   rmSync(paths.socket, { force: true });
   rmSync(paths.pidFile, { force: true });
 }

@@ -86,7 +86,8 @@ describe('plumbing stays out of sight', () => {
     const dir = join(h.home, 'sessions', id, 'jobs');
     const left: string[] = [];
     for (const name of readdirSync(dir)) {
-      if (name === 'next' || name === 'go') continue; // the next job's prepared capture, the last hand-over
+      // the next job's prepared capture, the last hand-over, the stopped jobs at the last prompt (ADR 0066): one file each, rewritten
+      if (name === 'next' || name === 'go' || name === 'stopped') continue;
       if (!/^\d+$/.test(name)) left.push(name);
       else for (const f of readdirSync(join(dir, name))) if (!/^(out|err)\.\d{6}$/.test(f)) left.push(`${name}/${f}`);
     }

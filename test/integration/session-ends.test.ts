@@ -108,15 +108,20 @@ async function busySession(h: AmuxHome): Promise<{ id: string; fg: ChildProcess 
   return { id, fg };
 }
 
-/** The session's watchdog (the rcfile's `bash /dev/fd/3 ID …`). */
-function watchdogOf(id: string): number[] {
+/** The warden of the home's daemon (ADR 0066): `bash -c … amux-warden HOME …`, named amux-warden. */
+function wardenOf(h: AmuxHome): number[] {
   return readdirSync('/proc').filter((pid) => {
     try {
-      return readFileSync(`/proc/${pid}/cmdline`, 'latin1').includes(`/dev/fd/3\0${id}\0`);
+      return readFileSync(`/proc/${pid}/comm`, 'latin1') === 'amux-warden\n' && readFileSync(`/proc/${pid}/cmdline`, 'latin1').includes(`\0amux-warden\0${h.home}\0`);
     } catch {
       return false;
     }
   }).map(Number);
+}
+
+/** Field `n` (1-based, as in proc(5)) of /proc/PID/stat. */
+function statField(pid: number, n: number): string {
+  return readFileSync(`/proc/${pid}/stat`, 'latin1').replace(/^.*\) /s, '').split(' ')[n - 3]!;
 }
 
 // Issue 24: nothing of a session runs after its end, whatever ended it (src/guides/internals.md: ends; ADR 0027).
@@ -134,15 +139,8 @@ describe('nothing of a session outlives it', () => {
     const h = amuxHome(t);
     const { id, fg } = await busySession(h);
     fg.kill('SIGKILL');
-    // Its watchdog is named so in `ps` (and passed by the other sessions' watchdogs' scans).
-    const named = readdirSync('/proc').filter((p) => /^\d+$/.test(p)).some((p) => {
-      try {
-        return readFileSync(`/proc/${p}/comm`, 'latin1') === 'amux-watchdog\n' && readFileSync(`/proc/${p}/cmdline`, 'latin1').split('\0').includes(id);
-      } catch {
-        return false;
-      }
-    });
-    assert.ok(named, 'a process named amux-watchdog watches the session');
+    // The daemon's warden (ADR 0066), named so in `ps`, takes over when the daemon stops.
+    assert.equal(wardenOf(h).length, 1, 'one process named amux-warden for the home');
     await h.ok(['daemon', 'stop']);
     h.tmux(['kill-server']);
     await gone(h, [id]);
@@ -150,11 +148,11 @@ describe('nothing of a session outlives it', () => {
     assert.equal((await h.session(id)).status, 'failed');
   });
 
-  test('what no watchdog ended is ended by the next daemon', async (t) => {
+  test('what no warden ended is ended by the next daemon', async (t) => {
     const h = amuxHome(t);
     const { id, fg } = await busySession(h);
     fg.kill('SIGKILL');
-    for (const pid of watchdogOf(id)) process.kill(pid, 'SIGKILL');
+    for (const pid of wardenOf(h)) process.kill(pid, 'SIGKILL');
     await h.ok(['daemon', 'stop']);
     h.tmux(['kill-server']);
     await sleep(1500);
@@ -173,6 +171,24 @@ describe('nothing of a session outlives it', () => {
     await gone(h, [id]);
     const s = await h.until(id, (x) => x.status !== 'idle' && x.status !== 'working');
     assert.deepEqual([s.status, s.exitCode], ['completed', 0]);
+  });
+
+  // Issue 33 (ADR 0066): a run starts no per-session watchdog; every process of a running session is in its pane's Unix session.
+  test("a running session's processes are all in its pane's Unix session (no watchdog of its own)", async (t) => {
+    const h = amuxHome(t);
+    const id = await h.ok(['run', '--', 'sleep 3147']);
+    const sleeper = await processOf(id, 'sleep 3147');
+    const unix = statField(sleeper, 6);
+    const marked = readdirSync('/proc').filter((p) => /^\d+$/.test(p)).filter((p) => {
+      try {
+        return readFileSync(`/proc/${p}/environ`, 'latin1').split('\0').includes(`AMUX_SESSION_ID=${id}`);
+      } catch {
+        return false;
+      }
+    });
+    const outside = marked.filter((p) => { try { return statField(Number(p), 6) !== unix; } catch { return false; } });
+    assert.deepEqual(outside.map((p) => readFileSync(`/proc/${p}/cmdline`, 'latin1').replace(/\0/g, ' ').slice(0, 60)), []);
+    await h.ok(['kill', id]);
   });
 
   test('a finished command session keeps only its shell at its prompt', async (t) => {

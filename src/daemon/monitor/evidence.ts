@@ -136,7 +136,11 @@ export class Evidence {
           if (isSessionLocked(s.id)) continue;
           const last = runtimeOf(ctx, s.id).look;
           if (last && !lookDue(this.lastQuickAt - last.stillSince, this.lastQuickAt - last.at, QUICK_MS)) continue;
-          const activity = this.look(s, this.jobRunning(s));
+          // A main command that wrote its exit has ended: its end is recorded by the exit watcher, never
+          // an idle first (its shell may wait reading the terminal in its EXIT trap, ADR 0004).
+          const exit = mainExit(ctx, s);
+          if (exit !== null) continue;
+          const activity = this.look(s, this.jobRunning(s, exit));
           if (!activity) continue;
           const rt = runtimeOf(ctx, s.id);
           // The log's size only when the kernel did not tell: otherwise its evidence is this look's reason.

@@ -97,7 +97,7 @@ export async function createSession(ctx: DaemonContext, queue: Queue, spec: Sess
     if (command) writeFileSync(sp.jobScript(1), `${command.script}\n`, { mode: 0o600 });
     writeFileSync(sp.rcfile, buildRcfile({
       sessionId: id, nonce: record.nonce, envFile: sp.envFile, cwd, umask, jobsDir: sp.jobsDir,
-      exitsDir: ctx.paths.exitsDir, daemonPidFile: ctx.paths.pidFile, firstJob: command ? 1 : null,
+      exitsDir: ctx.paths.exitsDir, firstJob: command ? 1 : null,
       streamChunkBytes: JOB_STREAM_CHUNK, streamFilter: chunkFilter(JOB_STREAM_KEEP, true),
     }), { mode: 0o600 });
     // The last moment to give up doing nothing (ADR 0055): with less time left, the answer would
