@@ -137,6 +137,16 @@ export function onTerminal(t: Pick<ThreadSample, 'state' | 'wait' | 'on' | 'time
   return threadVerdict({ tid: 0, ticks: 0, ...t }) === 'terminal';
 }
 
+/**
+ * Whether a thread waits on another process of the session (a socket or pty to it) and nothing
+ * the rules name: its process defers to that process, and its other threads say only their state,
+ * CPU ticks and socket waits, as beside the terminal (node's timer thread beside Gemini's
+ * relaunch parent, ADR 0062).
+ */
+export function onPeer(t: Pick<ThreadSample, 'state' | 'wait' | 'on' | 'timed'>): boolean {
+  return threadVerdict({ tid: 0, ticks: 0, ...t }) === 'peer';
+}
+
 /** A thread waiting on a socket: the network, as a client. */
 export function onSocket(t: Pick<ThreadSample, 'state' | 'wait' | 'on' | 'timed'>): boolean {
   return threadVerdict({ tid: 0, ticks: 0, ...t }) === 'network';
