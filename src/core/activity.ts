@@ -85,9 +85,10 @@ const FROM_WAIT: Partial<Record<WaitKind, ThreadVerdict>> = {
  * A wait on descriptors: the terminal alone is a program waiting for you, also beside a listening
  * socket of its own (Codex's TUI, ADR 0048) or an inotify watch (a watcher's keys, ADR 0061); the
  * terminal with a socket a conversation (decided by whether bytes arrive); an inotify watch without
- * the terminal a follower; a listening socket a server; a socket alone a client waiting for an answer; else a time limit (or
- * a timerfd) is a timer, a pipe what it says, and a peer (a socket to another process of the
- * session) defers to that process. Eventfds, signalfds, files and sockets to the same process are a
+ * the terminal a follower; a listening socket a server; a socket alone a client waiting for an
+ * answer; else a peer (a socket to another process of the session) defers to that process, with or
+ * without a time limit (ADR 0062); else a time limit (or a timerfd) is a timer and a pipe what it
+ * says. Eventfds, signalfds, files and sockets to the same process are a
  * program's own plumbing and say nothing.
  */
 export function descriptorVerdict(on: readonly Target[], timed = false): ThreadVerdict {
@@ -97,10 +98,12 @@ export function descriptorVerdict(on: readonly Target[], timed = false): ThreadV
   if (on.includes('listening')) return 'serving';
   if (on.includes('inotify')) return 'watching files';
   if (on.includes('socket')) return 'network';
+  // A time limit beside another process of the session is that process's business, which is
+  // judged itself (Gemini's relaunch parent: a timer pending while it waits on its child, ADR 0062).
+  if (on.includes('peer')) return 'peer';
   // An event loop's own pipes and eventfds with a time limit: it waits for its timer.
   if (timed || on.includes('timer')) return 'sleeping';
   if (on.includes('pipe')) return 'pipe';
-  if (on.includes('peer')) return 'peer';
   return 'unknown';
 }
 
@@ -154,6 +157,16 @@ export function onTerminal(t: Pick<ThreadSample, 'state' | 'wait' | 'on' | 'time
 export function heldOnTerminal(now: ThreadSample, before: ThreadSample | undefined): ThreadSample {
   if (now.state !== 'S' || now.wait !== 'lock' || !before || before.held || !onTerminal(before)) return now;
   return { ...now, wait: before.wait, on: before.on, timed: before.timed, held: true };
+}
+
+/**
+ * Whether a thread waits on another process of the session (a socket or pty to it) and nothing
+ * the rules name: its process defers to that process, and its other threads say only their state,
+ * CPU ticks and socket waits, as beside the terminal (node's timer thread beside Gemini's
+ * relaunch parent, ADR 0062).
+ */
+export function onPeer(t: Pick<ThreadSample, 'state' | 'wait' | 'on' | 'timed'>): boolean {
+  return threadVerdict({ tid: 0, ticks: 0, ...t }) === 'peer';
 }
 
 /** A thread waiting on a socket: the network, as a client. */

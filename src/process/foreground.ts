@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { readProc } from './proc-read.js';
-import { heldOnTerminal, onSocket, onTerminal, settles, type ProcessSample, type ThreadSample } from '../core/activity.js';
+import { heldOnTerminal, onPeer, onSocket, onTerminal, settles, type ProcessSample, type ThreadSample } from '../core/activity.js';
 import { decodeSyscall, waitKind, type Target, type WaitKind } from '../core/waits.js';
 import { openTargets, unsureCount, waitTargets, type Scope } from './descriptors.js';
 import { procStat, STAT } from './process-table.js';
@@ -107,9 +107,9 @@ const ticksOf = (f: string[]) => Number(f[STAT.utime]) + Number(f[STAT.stime]);
  * Every thread of `pid`. One thread: its process's own files. More: the main thread's own files;
  * the others' state and CPU ticks (`task/TID/stat`) unless the process used no CPU since the last
  * look (`before`, its ticks then) and the main thread's wait settles what it does; the others'
- * waits only when it does not (a main thread in `join()`), or when it waits on the terminal (a
- * thread may receive on a socket meanwhile, ADR 0048; its other waits say nothing then, as
- * before): then a thread that has not run since the last look is that look's sample again, and
+ * waits only when it does not (a main thread in `join()`), or when it waits on the terminal or on
+ * another process of the session (a thread may receive on a socket meanwhile, ADR 0048; its other
+ * waits say nothing then, as before; ADR 0062): then a thread that has not run since the last look is that look's sample again, and
  * only those that ran are read.
  */
 function threadsOf(pid: number, fields: string[], r: Reading, tids?: string[]): ThreadSample[] {
@@ -122,7 +122,8 @@ function threadsOf(pid: number, fields: string[], r: Reading, tids?: string[]): 
   const own = procStat(`${pid}/task/${pid}`);
   const got = own ? sample(pid, own.fields, `/proc/${pid}/task/${pid}`) : null;
   const main = got && heldOnTerminal(got, r.mainBefore?.(pid));
-  const terminal = main !== null && onTerminal(main);
+  // The main thread on the terminal, or on another process of the session (ADR 0062).
+  const terminal = main !== null && (onTerminal(main) || onPeer(main));
   const settled = main !== null && settles(main) && !terminal;
   if (settled && r.before === ticksOf(fields)) return [main];
   const out: ThreadSample[] = main ? [main] : [];

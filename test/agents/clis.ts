@@ -225,5 +225,7 @@ const setupGemini: Setup = (root, _cwd, mock, opts, recipe) => {
   mkdirSync(join(dir, 'policies'), { recursive: true });
   const rule = (prefix: string) => `[[rule]]\ntoolName = "run_shell_command"\ncommandPrefix = ${JSON.stringify(prefix)}\ndecision = "allow"\npriority = 100\n`;
   writeFileSync(join(dir, 'policies', 'amux-test.toml'), opts.toolCommand.split(/;|&&/).map((part) => rule(part.trim())).join('\n'));
-  return { argv: ['gemini'], env: { GEMINI_API_KEY: 'mock-key', GOOGLE_GEMINI_BASE_URL: mock.url }, readyText: /Type your message/ };
+  // CI=true (or GITHUB_ACTIONS=true) in the test's environment, which a session inherits, makes
+  // Gemini CLI headless: it reads its prompt from stdin, says "No input provided via stdin" and exits.
+  return { argv: ['gemini'], env: { GEMINI_API_KEY: 'mock-key', GOOGLE_GEMINI_BASE_URL: mock.url, CI: '', GITHUB_ACTIONS: '' }, readyText: /Type your message/ };
 };

@@ -179,6 +179,9 @@ export class Fixtures {
       { name: 'a prompt beside its own listening socket', needs: ['python3'], command: 'python3 listen.py', expect: 'idle', reason: /reading the terminal/, startMs: 3000, fromFirst: true },
       // A parent waiting on a socket pair to its child, which reads the terminal (Gemini's relaunch). (network)
       { name: 'a parent relaying to its child on the terminal', needs: ['python3', 'ss'], command: 'python3 relay.py', expect: 'idle', reason: /reading the terminal/, startMs: 3500, fromFirst: true },
+      // The same in node, as Gemini CLI relaunches itself: a parent with a timer pending (its event
+      // loop's wait has a time limit) and a thread with one too, an IPC channel to its child. (sleeping)
+      { name: 'a node parent with a timer, its child on the terminal', needs: ['node', 'ss'], command: 'node relay.js', expect: 'idle', reason: /reading the terminal/, startMs: 3500, fromFirst: true },
       // asyncio awaiting stdin, redrawing a clock: its self-pipe socket pair is plumbing. (network)
       { name: 'asyncio awaiting stdin with a clock', needs: ['python3', 'ss'], command: 'python3 aio.py', expect: 'idle', reason: /reading the terminal/, startMs: 4000, fromFirst: true },
       // A tool on a pty of its own while the parent copies the terminal (node-pty, pty.spawn). (idle)
@@ -233,6 +236,18 @@ const FOLLOWED: Record<string, string> = {
     'while True:',
     '    select.select([a], [], [])',
     '    if not a.recv(4096): break',
+    '',
+  ].join('\n'),
+  'relay.js': [
+    "const { fork } = require('child_process');",
+    "if (process.argv[2] === 'child') {",
+    "  setInterval(() => {}, 3000);",
+    "  process.stdin.on('data', (d) => process.send(String(d)));",
+    '} else {',
+    "  setInterval(() => {}, 8000);",
+    "  new (require('worker_threads').Worker)('setInterval(() => {}, 5000)', { eval: true });",
+    "  fork(__filename, ['child']).on('message', () => {});",
+    '}',
     '',
   ].join('\n'),
   'aio.py': [

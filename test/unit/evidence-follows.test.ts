@@ -32,6 +32,16 @@ describe('a socket or pty whose other end is a process of the session (b, c)', (
     const child = proc(20, { wait: 'descriptors', on: ['terminal', 'peer'] });
     assert.deepEqual(judge([parent, child]), idle);
   });
+  test("Gemini's relaunch parent has a timer pending (node's epoll_wait with a time limit): still its child decides, ADR 0062", () => {
+    const parent = proc(10, { wait: 'descriptors', on: ['pipe', 'other', 'peer', 'other'], timed: true });
+    const child = proc(20, { wait: 'descriptors', on: ['terminal', 'pipe', 'other'], timed: true });
+    assert.deepEqual(judge([parent, child]), idle);
+    assert.deepEqual(judge([parent, proc(20, { state: 'R' })]), working('cpu'));
+    assert.deepEqual(judge([proc(10, { wait: 'descriptors', on: ['peer', 'timer'] }), child]), idle);
+    // alone: a wait on another process of the session; a timer on its own pipes still sleeps
+    assert.deepEqual(judge([parent]), working('child'));
+    assert.deepEqual(judge([proc(10, { wait: 'descriptors', on: ['pipe', 'other'], timed: true }), child]), working('sleeping'));
+  });
   test('the same parent with a socket to the outside is on the network, as before', () => {
     assert.deepEqual(judge([proc(10, { wait: 'descriptors', on: ['socket'] }), proc(20, { wait: 'descriptors', on: ['terminal'] })]), working('network'));
   });
