@@ -50,6 +50,7 @@ export function commandPage(program: Command, cmd: Command, topics: string[] = g
   const options = help.visibleOptions(cmd);
   if (options.length) blocks.push(heading('Options'), { kind: 'terms', items: options.map((o) => ({ term: [code(help.optionTerm(o))], body: plain(help.optionDescription(o)) })) });
   if (name === 'help') blocks.push(heading('Topics'), ...topicTerms(topics));
+  if (name === 'mcp') blocks.push(...(require('./mcp-tools.js') as typeof import('./mcp-tools.js')).mcpToolBlocks());
   blocks.push(...examplesBlocks(examples));
   blocks.push(heading('See also'), { kind: 'paragraph', text: seeAlso([['amux', 1]]) });
   return { name: `amux-${name}`, section: 1, summary: help.commandDescription(cmd), blocks };
