@@ -49,11 +49,8 @@ export async function fullMain(argv: string[]): Promise<number> {
   // `amux help [COMMAND [ACTION] | TOPIC]`: a page of the reference (ADR 0063); a name that is neither is a usage error.
   const words = args.filter((a) => a !== '--no-color');
   if (words[0] === 'help') {
-    try {
-      return await (require('./reference/help-command.js') as typeof import('./reference/help-command.js')).helpCommand(program, words.slice(1).filter((w) => w !== '--help' && w !== '-h'));
-    } catch (err) {
-      return reportError(err);
-    }
+    // A bundle of its own (scripts/bundle.ts), which reports its own errors.
+    return (require('./reference/help-command.js') as typeof import('./reference/help-command.js')).helpCommand(program, words.slice(1).filter((w) => w !== '--help' && w !== '-h'));
   }
   try {
     await program.parseAsync([...argv.slice(0, 2), ...args]);

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { AmuxError, EXIT } from '../../errors.js';
 import { guideTopics } from '../guides.js';
 import { useColor, writeOut } from '../output.js';
+import { reportError } from '../report.js';
 import { actionsOf, commandPage, commandsOf, guidePage, programPage } from './pages.js';
 import { toTerminal } from './terminal.js';
 
@@ -12,6 +13,15 @@ import { toTerminal } from './terminal.js';
  * are. A name that is neither is a usage error (exit 2).
  */
 export async function helpCommand(program: Command, words: string[]): Promise<number> {
+  // This module is a bundle of its own (scripts/bundle.ts): an AmuxError from here is reported here.
+  try {
+    return await help(program, words);
+  } catch (err) {
+    return reportError(err);
+  }
+}
+
+async function help(program: Command, words: string[]): Promise<number> {
   const [name, action, ...rest] = words;
   const style = { width: Math.min(process.stdout.isTTY ? process.stdout.columns || 80 : 80, 100), color: useColor() };
   if (name === undefined) {
