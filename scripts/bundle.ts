@@ -7,7 +7,10 @@
  *   fast paths of `ps`, `run`, `exec`, completion and the far end of a remote call. It stops at
  *   `require('./full.js')`, which loads
  * - `dist/src/cli/bundle-full.js`: commander and every other command (`cli/full.ts`). The two bundles
- *   share no state: only argv goes in and an exit code comes out (ADR 0025).
+ *   share no state: only argv goes in and an exit code comes out (ADR 0025). It stops at
+ *   `require('./reference/help-command.js')`, which loads
+ * - `dist/src/cli/bundle-help.js`: `amux help` and the pages of the reference (ADR 0063), which no
+ *   other command loads. Only the program (commander's objects) goes in; it reports its own errors.
  * - `dist/src/daemon/amuxd.js`: the daemon (ADR 0014).
  * - `dist/src/cli/ink.mjs`: ink and its dependencies as one ES module, which `amux top` imports
  *   instead of ink's ~530 modules (ADR 0020). React and chalk stay outside, so that `top` shares their
@@ -24,20 +27,23 @@ import { join } from 'node:path';
 const root = join(__dirname, '..', '..');
 const cli = join(root, 'dist', 'src', 'cli');
 
-/** esbuild resolves `require('./full.js')` to the other bundle, left outside this one. */
-const fullApart: Plugin = {
-  name: 'full-apart',
+/** esbuild resolves `require(from)` to another bundle, left outside this one. */
+const apart = (from: RegExp, to: string): Plugin => ({
+  name: `apart-${to}`,
   setup(build) {
-    build.onResolve({ filter: /^\.\/full\.js$/ }, () => ({ path: './bundle-full.js', external: true }));
+    build.onResolve({ filter: from }, () => ({ path: to, external: true }));
   },
-};
+});
+const fullApart = apart(/^\.\/full\.js$/, './bundle-full.js');
+const helpApart = apart(/^\.\/reference\/help-command\.js$/, './bundle-help.js');
 
 const node: BuildOptions = { bundle: true, platform: 'node', target: 'node20', logLevel: 'warning' };
 const lean: BuildOptions = { ...node, format: 'cjs', packages: 'external', minifyWhitespace: true, minifySyntax: true, legalComments: 'none', charset: 'ascii', sourcemap: 'linked' };
 
 Promise.all([
   build({ ...lean, entryPoints: [join(cli, 'main.js')], outfile: join(cli, 'bundle.js'), plugins: [fullApart] }),
-  build({ ...lean, entryPoints: [join(cli, 'full.js')], outfile: join(cli, 'bundle-full.js') }),
+  build({ ...lean, entryPoints: [join(cli, 'full.js')], outfile: join(cli, 'bundle-full.js'), plugins: [helpApart] }),
+  build({ ...lean, entryPoints: [join(cli, 'reference', 'help-command.js')], outfile: join(cli, 'bundle-help.js') }),
   build({
     ...node,
     entryPoints: [join(root, 'dist', 'src', 'daemon', 'entry.js')],

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Proves that the npm package installs and works (README "Install"; ADR 0022): `npm pack` (its
 # prepack builds), checks what the tarball holds, `npm install --global` into a temporary prefix,
-# then from another directory `amux --version`, `amux run -w -- echo ok` and the demo stack of
-# `amux up --example` with a temporary AMUX_HOME. Everything it made is removed at the end, also on failure.
+# then from another directory `amux --version`, `amux run -w -- echo ok`, the demo stack of
+# `amux up --example` with a temporary AMUX_HOME, `man amux-run` and `amux help`. Everything it made
+# is removed at the end, also on failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
@@ -27,10 +28,12 @@ echo "pack-check: npm pack (prepack builds)"
 tarball=$(npm pack --pack-destination "$tmp" --silent | tail -n 1)
 [ -f "$tmp/$tarball" ] || fail "npm pack made no tarball ($tarball)"
 
-# What ships: the launcher, the two bundles and the completion spec, README and package.json; no
-# sources, tests or scripts.
+# What ships: the launcher, the two bundles and the completion spec, the man pages and the guides
+# `amux help TOPIC` reads (ADR 0063), README and package.json; no other sources, tests or scripts.
 contents=$(tar -tzf "$tmp/$tarball" | sed 's|^package/||' | sort)
-expected=$(printf '%s\n' README.md bin/amux dist/src/cli/bundle.js dist/src/cli/bundle-full.js dist/src/cli/completion-spec.json dist/src/cli/ink.mjs dist/src/daemon/amuxd.js package.json | sort)
+expected=$( (printf '%s\n' README.md bin/amux dist/src/cli/bundle.js dist/src/cli/bundle-full.js dist/src/cli/bundle-help.js dist/src/cli/completion-spec.json dist/src/cli/ink.mjs dist/src/daemon/amuxd.js package.json
+  node -e "for (const f of require('./package.json').man) console.log(f)"
+  ls src/guides/*.md) | sort)
 [ "$contents" = "$expected" ] || fail "the tarball holds:
 $contents
 expected:
@@ -57,4 +60,19 @@ amux up --example demo >/dev/null 2>&1 || fail "amux up --example demo failed"
 [ -f demo/amux.yaml ] && [ -f demo/api.js ] || fail "amux up --example wrote no demo/amux.yaml and demo/api.js"
 (cd demo && amux up -d >/dev/null 2>&1 && amux down >/dev/null 2>&1) || fail "the demo of amux up --example did not come up and down"
 
-echo "pack-check: ok: $tarball ($(du -k "$tmp/$tarball" | cut -f1) KiB) packed in $((packed - started)) s, installed in $((installed - packed)) s; amux $version runs from $PWD"
+# The reference (ADR 0063): npm links the man pages under the prefix's share/man; `man amux-run`
+# finds them there (when man-db is installed); `amux help` reads the installed guides.
+[ -f "$prefix/share/man/man1/amux-run.1" ] || fail "no man page at $prefix/share/man/man1/amux-run.1: $(ls -R "$prefix/share/man" 2>&1 | head -5)"
+[ -f "$prefix/share/man/man1/amux.1" ] || fail "no man page amux.1 under $prefix/share/man/man1"
+topic=$(basename "$(ls "$repo"/src/guides/*.md | head -n 1)" .md)
+[ -f "$prefix/share/man/man7/amux-$topic.7" ] || fail "no man page amux-$topic.7 under $prefix/share/man/man7"
+if command -v man >/dev/null; then
+  MANPATH="$prefix/share/man" MANPAGER=cat MANWIDTH=80 man amux-run 2>&1 | grep -q 'amux run \[options\]' || fail "man amux-run did not show the page: $(MANPATH="$prefix/share/man" MANPAGER=cat man amux-run 2>&1 | head -5)"
+  man_checked="man amux-run shows its page"
+else
+  man_checked="man is not installed: the pages are in $prefix/share/man"
+fi
+amux help run | grep -q '^  amux run \[options\]' || fail "amux help run printed no page"
+amux help "$topic" | grep -q "^amux-$topic - " || fail "amux help $topic printed no guide"
+
+echo "pack-check: ok: $tarball ($(du -k "$tmp/$tarball" | cut -f1) KiB) packed in $((packed - started)) s, installed in $((installed - packed)) s; amux $version runs from $PWD; $man_checked"

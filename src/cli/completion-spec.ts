@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Argument, Command, Option } from 'commander';
 import { short, SPEC_FILE, type Spec, type SpecArgument, type SpecCommand, type SpecOption } from './complete.js';
+import { guideTopics } from './guides.js';
 import { hintOf } from './hints.js';
 
 /**
@@ -10,7 +11,7 @@ import { hintOf } from './hints.js';
  * values. `npm run build` writes it next to the CLI (`writeSpec`); test/unit/complete.test.ts
  * checks that the file written is what the program defines.
  */
-export function specOf(program: Command): Spec {
+export function specOf(program: Command, topics: string[] = guideTopics()): Spec {
   const help = program.createHelp();
   const option = (o: Option): SpecOption => {
     const spec: SpecOption = { flags: [o.short, o.long].filter((f): f is string => !!f), description: short(o.description), value: o.required || o.optional };
@@ -30,8 +31,8 @@ export function specOf(program: Command): Spec {
     name: c.name(),
     description: short(c.description()),
     options: help.visibleOptions(c).map(option),
-    // `amux help COMMAND`: commander's own help command names one of the others.
-    args: c.name() === 'help' ? [{ variadic: false, hint: { kind: 'words', words: names.filter((n) => n !== 'help') } }] : c.registeredArguments.map(argument),
+    // `amux help COMMAND|TOPIC`: one of the other commands, or a guide (ADR 0063).
+    args: c.name() === 'help' ? [{ variadic: false, hint: { kind: 'words', words: [...names.filter((n) => n !== 'help'), ...topics] } }] : c.registeredArguments.map(argument),
     passThrough: (c as unknown as { _passThroughOptions?: boolean })._passThroughOptions === true,
   }));
   return { options: help.visibleOptions(program).map(option), commands };

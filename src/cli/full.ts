@@ -46,11 +46,11 @@ export async function fullMain(argv: string[]): Promise<number> {
     cmd.commands.forEach(each);
   };
   each(program);
-  // `amux help NAME` of no command is a usage error, as `amux NAME` is (commander would print the overview, exit 0).
-  const helpOf = args[0] === 'help' ? args[1] : undefined;
-  if (helpOf !== undefined && !program.commands.some((c) => c.name() === helpOf || c.aliases().includes(helpOf))) {
-    process.stderr.write(`amux: unknown command '${helpOf}'; see 'amux --help'\n`);
-    return EXIT.usage;
+  // `amux help [COMMAND [ACTION] | TOPIC]`: a page of the reference (ADR 0063); a name that is neither is a usage error.
+  const words = args.filter((a) => a !== '--no-color');
+  if (words[0] === 'help') {
+    // A bundle of its own (scripts/bundle.ts), which reports its own errors.
+    return (require('./reference/help-command.js') as typeof import('./reference/help-command.js')).helpCommand(program, words.slice(1).filter((w) => w !== '--help' && w !== '-h'));
   }
   try {
     await program.parseAsync([...argv.slice(0, 2), ...args]);

@@ -16,16 +16,20 @@ export type Hint =
   /** A context name (`--context`, `context use`; src/guides/remote.md). */
   | { kind: 'contexts' };
 
-const HINTS = new WeakMap<Argument | Option, Hint>();
+/**
+ * Where a hint is kept: a property of the argument or option itself, under a registered symbol, so
+ * that another bundle's copy of this module (the reference's, ADR 0063) reads the same hints.
+ */
+const HINT = Symbol.for('amux.hint');
 
 /** Attaches `hint` to a commander argument or option and returns it. */
 export function hinted<T extends Argument | Option>(item: T, hint: Hint): T {
-  HINTS.set(item, hint);
+  (item as unknown as Record<symbol, Hint>)[HINT] = hint;
   return item;
 }
 
 export function hintOf(item: Argument | Option): Hint | undefined {
-  return HINTS.get(item);
+  return (item as unknown as Record<symbol, Hint | undefined>)[HINT];
 }
 
 /**

@@ -21,7 +21,8 @@ Common commands:
 
 ID is a session id, a unique id prefix or a name.
 'amux --help' lists every command; 'amux COMMAND --help' explains one, with examples.
-Shell completion: 'amux completion --help'.
+'amux help' lists the commands and guides; 'amux help COMMAND' or 'amux help TOPIC' is a
+page of the reference (also: man amux-COMMAND). Shell completion: 'amux completion --help'.
 `;
 
 export async function overviewCommand(): Promise<number> {

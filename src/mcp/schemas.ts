@@ -55,7 +55,8 @@ export const pageOut = z.object({
 });
 /** The newest bytes of a job stream (exec), without their text. */
 export const tailOut = z.object({
-  textIn, bytes: z.number().int(), offset: z.number().int(), omittedBytes: z.number().int(), truncated: z.boolean(),
+  textIn, bytes: z.number().int(), offset: z.number().int(), omittedBytes: z.number().int(),
+  truncated: z.boolean().describe('not all of the stream is in this answer: older bytes were left out (omittedBytes), or newer ones follow'),
 });
 
 const waitResult = z.object({

@@ -177,13 +177,13 @@ describe('where the docs and the behaviour disagreed (issue 22)', () => {
     await h.until(id, (s) => s.status !== 'idle' && s.status !== 'working');
   });
 
-  test('amux help NAME of no command is a usage error; of a command, its help', async () => {
+  test('amux help NAME of no command or topic is a usage error; of a command, its page (ADR 0063)', async () => {
     const r = await h.run(['help', 'frob']);
     assert.equal(r.code, 2);
-    assert.equal(r.stderr, "amux: unknown command 'frob'; see 'amux --help'\n");
+    assert.match(r.stderr, /^amux: no command or topic 'frob': commands in 'amux --help'; topics: .*\n$/);
     const ok = await h.run(['help', 'ps']);
     assert.equal(ok.code, 0);
-    assert.match(ok.stdout, /Usage: amux ps/);
+    assert.match(ok.stdout, /^ {2}amux ps \[options\]$/m);
   });
 
   test('daemon run with a daemon running fails (exit 1) naming its pid', async () => {
