@@ -195,6 +195,7 @@ describe('ProcessIndex, used again: what was forked since is read, what ended is
         child.kill('SIGKILL');
         continue;
       }
+      t.diagnostic(`read young at try ${attempt}`);
       writeFileSync(go, '');
       // Its exec has happened: its environment carries the mark (a busy machine takes its time to get there).
       const environ = () => readProc(`/proc/${child.pid}/environ`) ?? '';
