@@ -61,10 +61,14 @@ describe('amux mcp', () => {
   });
 
   test('run with a budget that runs out, then wait with the cursor completes, with progress', async () => {
-    const first = await call(c, 'run', { command: 'sleep 2; echo finished; exit 4', wait: true, budgetMs: 200 });
+    // The program runs until the test says so (a file, ADR 0058): the budget runs out however slow the machine.
+    mkdirSync(dir, { recursive: true });
+    const go = join(dir, 'run-go');
+    const first = await call(c, 'run', { command: `while [ ! -e ${go} ]; do sleep 0.05; done; echo finished; exit 4`, wait: true, budgetMs: 200 });
     assert.equal(first.done, false);
     assert.match(first.cursor, /^e\d+$/);
     assert.equal(first.session.status, 'working');
+    writeFileSync(go, '');
     const progress: unknown[] = [];
     const second = await call(c, 'wait', { ids: [first.session.id], cursor: first.cursor, budgetMs: 60_000 }, { onprogress: (p) => progress.push(p) });
     assert.equal(second.done, true);
@@ -104,9 +108,13 @@ describe('amux mcp', () => {
     assert.ok(Buffer.byteLength(big.stdout.text) <= 100);
     assert.match(big.stdout.text, /\n10000\n$/);
     assert.equal(big.stdout.bytes, 48894);
-    const slow = await call(c, 'exec', { session: id, command: 'sleep 1.5; (exit 6)', budgetMs: 100 });
+    // The job runs until the test says so (a file, ADR 0058): the budget runs out however slow the machine.
+    mkdirSync(dir, { recursive: true });
+    const go = join(dir, 'exec-go');
+    const slow = await call(c, 'exec', { session: id, command: `while [ ! -e ${go} ]; do sleep 0.05; done; (exit 6)`, budgetMs: 100 });
     assert.equal(slow.done, false);
     assert.match(slow.jobId, /^job-/);
+    writeFileSync(go, '');
     const end = await call(c, 'wait', { ids: [slow.jobId], cursor: slow.cursor, budgetMs: 60_000 });
     assert.equal(end.done, true);
     assert.equal(end.results[0].exitCode, 6);

@@ -32,9 +32,11 @@ interface Lane {
   /** When `current` began, in this lane or the one it came from. */
   since: number;
   timer: NodeJS.Timeout | null;
+  /** The slice or budget of `current`, timed from when its thread says it started it (ADR 0058). */
+  pending: { ms: number; late: (m: Match) => void } | null;
 }
 
-const lane = (): Lane => ({ worker: null, online: false, current: null, since: 0, timer: null });
+const lane = (): Lane => ({ worker: null, online: false, current: null, since: 0, timer: null, pending: null });
 
 /** Anonymous matches (no client named) share one turn. */
 const NOBODY = {};
@@ -99,8 +101,19 @@ export class RegexThread {
     const m = queue.shift()!;
     l.current = m;
     l.since = Date.now();
-    l.timer = setTimeout(() => late(m), ms);
+    // Timed from the thread's word that it started (a busy machine may not run it for a while), not from here.
+    l.pending = { ms, late };
     worker.postMessage({ id: m.id, source: m.source, text: m.text });
+  }
+
+  /**
+   * A slice or budget ran out: acted on after the answers already delivered (setImmediate runs after
+   * the poll phase, a timer before it), so a main thread woken late does not take a match that
+   * answered meanwhile for a costly one (ADR 0058: at load 11, 3 of 8 cheap matches went long).
+   */
+  private arm(l: Lane, m: Match, ms: number, late: (m: Match) => void): void {
+    if (l.timer) clearTimeout(l.timer);
+    l.timer = setTimeout(() => setImmediate(() => late(m)), ms);
   }
 
   /** Its slice is over: the match goes on in the long thread, handed over with it when that is free. */
@@ -112,8 +125,8 @@ export class RegexThread {
     if (!this.long.current && this.longQueue.size === 0) {
       // The two swap threads: the match runs on where it is, now as the long one.
       [this.quick, this.long] = [this.long, this.quick];
-      if (this.long.timer) clearTimeout(this.long.timer);
-      this.long.timer = setTimeout(() => this.overrun(m), Math.max(0, this.budgetMs - (Date.now() - this.long.since)));
+      this.long.pending = null;
+      this.arm(this.long, m, Math.max(0, this.budgetMs - (Date.now() - this.long.since)), (x) => this.overrun(x));
     } else {
       this.end(this.quick);
       this.longQueue.push(m.client, m);
@@ -152,10 +165,15 @@ export class RegexThread {
       at.online = true;
       this.pump();
     });
-    worker.on('message', (a: { id: number; index?: number; error?: string }) => {
+    worker.on('message', (a: { id: number; started?: boolean; index?: number; error?: string }) => {
       const at = this.laneOf(worker);
       const m = at?.current;
       if (!at || !m || m.id !== a.id) return;
+      if (a.started) {
+        if (at.pending) this.arm(at, m, at.pending.ms, at.pending.late);
+        at.pending = null;
+        return;
+      }
       this.settle(at);
       if (a.error !== undefined) m.reject(new AmuxError('invalid_argument', `--until output:${m.source}: ${a.error}`));
       else m.resolve(a.index as number);
@@ -178,6 +196,7 @@ export class RegexThread {
   private settle(l: Lane): void {
     if (l.timer) clearTimeout(l.timer);
     l.timer = null;
+    l.pending = null;
     l.current = null;
   }
 

@@ -23,6 +23,7 @@ function compile(source) {
   return re;
 }
 parentPort.on('message', (m) => {
+  parentPort.postMessage({ id: m.id, started: true });
   try {
     const found = compile(m.source).exec(m.text);
     parentPort.postMessage({ id: m.id, index: found ? found.index : -1 });
