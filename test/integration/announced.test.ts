@@ -79,24 +79,6 @@ describe('states programs announce (ADR 0049)', () => {
     await h.ok(['kill', id]);
   });
 
-  test('OSC 7501: what a program announced of the text alone (idle, before the Enter) is no state of the turn the Enter starts (ADR 0060)', async () => {
-    const go = join(tmp, 'composer-go');
-    const id = await h.ok(['run', '--', 'bash', fixture('composer.sh'), go]);
-    assert.equal((await waitJson(h, [id, '--until', 'ready', '--timeout', '30s'])).code, 0);
-    // `send` types the text (the program announces `idle`), then the Enter (`working`).
-    const receipt = await answer(h, id, 'hello');
-    const working = await h.until(id, (x) => x.declared?.state === 'working');
-    assert.equal(working.status, 'working');
-    writeFileSync(go, '');
-    const { code, r } = await waitJson(h, [id, '--until', 'ready', '--after', String(receipt), '--timeout', '30s']);
-    assert.equal(code, 0, JSON.stringify(r));
-    const after = (await events(h, id)).filter((e) => e.id > receipt);
-    // No `ready` from the `idle` of the text: the turn's `ready` is the one at its end (the
-    // evidence may judge between the input and the first report read, as for any program).
-    assert.deepEqual(after.filter((e) => e.type === 'state_declared').map((e) => e.data.to), ['working', 'ready']);
-    await h.ok(['kill', id]);
-  });
-
   test('an OSC 7501 report split across two reads of the output is read whole', async () => {
     const go = join(tmp, 'split-go');
     const id = await h.ok(['run', '--', 'bash', fixture('split.sh'), go]);
