@@ -74,6 +74,18 @@ export function reportedState(r: Pick<ProgramReport, 'state'>): DeclaredState | 
   return r.state === 'blocked' ? 'waiting' : 'ready';
 }
 
+/**
+ * The OSC 7501 report a look acts on (ADR 0060): the newest of its piece written after the last
+ * input (`start` is the piece's log offset, `end` each report's end in it). The reports before it
+ * in the same piece are history the program has moved on from: acting on each would write states
+ * that held for milliseconds, up to a refresh late (a short turn's `working` then `done` read as
+ * working, ready; a `blocked` answered at the terminal). Null when none is newer than the input.
+ */
+export function currentReport<R extends { end: number }>(reports: readonly R[], start: number, inputOffset: number): R | null {
+  const last = reports[reports.length - 1];
+  return last !== undefined && start + last.end > inputOffset ? last : null;
+}
+
 /** The declaration's message for an OSC 7501 report: `codex blocked (permission): Apply?`. */
 export function reportMessage(r: ProgramReport): string {
   const who = r.app ? `${r.app} ` : '';

@@ -121,7 +121,8 @@ export function evidenceSuite(name: AgentName, todo: Partial<Record<Phase, strin
       // The dialog waits for a person: idle (a redraw may show `working` for a moment first).
       const idle = await s.waitUntil('idle', null, 20);
       assert.equal(idle.code, 0, `the dialog waits for a person: ${JSON.stringify(await s.record())}`);
-      assert.equal(idle.result.reason, 'reading the terminal');
+      // By evidence, or by the program's own announcement (Codex's OSC 7501 `blocked`, ADR 0049).
+      assert.match(idle.result.reason, /^reading the terminal$|^declared: /);
       const done = await s.approve(turn);
       const w = await s.waitUntil('idle', done.cursor, 20);
       assert.equal(w.code, 0);
@@ -130,7 +131,7 @@ export function evidenceSuite(name: AgentName, todo: Partial<Record<Phase, strin
   });
 }
 
-/** The recipe of the agents guide that declares states (Claude Code's hooks, Codex's notify), run as written. */
+/** The recipe of the agents guide that declares states (Claude Code's hooks; Codex declares its own with OSC 7501), run as written. */
 export function recipeSuite(name: 'claude' | 'codex', todo: Partial<Record<Phase, string>> = {}): void {
   describe(`${name}: the agents guide's recipe`, { timeout: 300_000 }, () => {
     const sess = sessionOf(name, DECLARING[name]);

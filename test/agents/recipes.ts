@@ -18,9 +18,6 @@ export const CLAUDE_HOOKS = `{
 /** Claude Code: its notification channel, in ~/.claude.json (\`claude config set --global preferredNotifChannel terminal_bell\`). */
 export const CLAUDE_NOTIF = `{ "preferredNotifChannel": "terminal_bell" }`;
 
-/** Codex: ~/.codex/config.toml, top level (before any table): \`notify\` for user turns only. */
-export const CODEX_NOTIFY = `notify = ["sh", "-c", "[ -z \\"$AMUX_SESSION_ID\\" ] || printf '%s' \\"$1\\" | jq -e '.\\"input-messages\\"[0] // \\"\\" | startswith(\\"Generate a concise\\") | not' >/dev/null && amux state ready --message 'turn complete'", "codex-notify"]`;
-
 /** Codex: ~/.codex/config.toml, its approval prompts as OSC 9 notifications inside tmux too. */
 export const CODEX_TUI = `[tui]
 notifications = true
@@ -37,10 +34,13 @@ export const NOTIFICATIONS: Record<string, Recipe> = {
   gemini: { geminiSettings: JSON.parse(GEMINI_NOTIFY) },
 };
 
-/** The recipes that declare states (Claude's hooks, Codex's notify), with the notifications. */
+/**
+ * The recipes that declare states, with the notifications: Claude's hooks; Codex needs none, its
+ * OSC 7501 reports declare its turns (ADR 0049, ADR 0060).
+ */
 export const DECLARING: Record<string, Recipe> = {
   claude: { ...NOTIFICATIONS.claude, claudeSettings: JSON.parse(CLAUDE_HOOKS) },
-  codex: { ...NOTIFICATIONS.codex, codexTopLevel: CODEX_NOTIFY },
+  codex: { ...NOTIFICATIONS.codex },
 };
 
-export const README_TEXTS = [CLAUDE_HOOKS, CODEX_NOTIFY, CODEX_TUI, GEMINI_NOTIFY];
+export const README_TEXTS = [CLAUDE_HOOKS, CODEX_TUI, GEMINI_NOTIFY];

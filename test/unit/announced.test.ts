@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { NO_ATTENTION, type AttentionFields } from '../../src/core/attention.js';
-import { NO_ANNOUNCEMENTS, overAnnounced, progressReason, reportedState, reportMessage, type Announcements } from '../../src/core/announced.js';
+import { currentReport, NO_ANNOUNCEMENTS, overAnnounced, progressReason, reportedState, reportMessage, type Announcements } from '../../src/core/announced.js';
 import { visible } from '../../src/core/visible.js';
 import { applyFormat, parseFormat } from '../../src/cli/format.js';
 
@@ -47,6 +47,17 @@ describe('announced states against the evidence (ADR 0049)', () => {
       ['working', 'ready', 'ready', 'ready', 'waiting', null]);
     assert.equal(reportMessage({ state: 'blocked', kind: 'permission', app: 'codex', title: null, message: 'Apply?' }), 'codex blocked (permission): Apply?');
     assert.equal(reportMessage({ state: 'idle', kind: null, app: null, title: null, message: null }), 'idle');
+  });
+
+  test('a look acts on the newest OSC 7501 report of its piece, when it was written after the last input (ADR 0060)', () => {
+    // Codex after `done`, as text is typed: `idle` (the text in its composer), then `working` (the Enter).
+    const typed = [{ state: 'idle', end: 40 }, { state: 'working', end: 80 }];
+    assert.deepEqual(currentReport(typed, 1000, 1010), { state: 'working', end: 80 });
+    // A short turn read by one look: its `done`, with no `ready` then `working` flip before it.
+    assert.deepEqual(currentReport([{ state: 'working', end: 10 }, { state: 'done', end: 50 }], 0, 0), { state: 'done', end: 50 });
+    // All written before the input (the person answered since): none.
+    assert.equal(currentReport(typed, 1000, 1080), null);
+    assert.equal(currentReport([], 1000, 0), null);
   });
 });
 

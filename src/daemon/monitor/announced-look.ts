@@ -1,5 +1,5 @@
 import type { Announced } from '../../core/attention-scan.js';
-import { NO_ANNOUNCEMENTS, reportedState, reportMessage, type Announcements } from '../../core/announced.js';
+import { currentReport, NO_ANNOUNCEMENTS, reportedState, reportMessage, type Announcements } from '../../core/announced.js';
 import { afterMark, type ProgramReport } from '../../core/osc-announce.js';
 import type { SessionRecord } from '../../core/records.js';
 import { terminalForeground } from '../../process/process-table.js';
@@ -16,7 +16,8 @@ import { declare, endDeclaration } from '../session/attention.js';
  *   commands in groups of their own), dropped once the session's own shell has it;
  * - an OSC 7501 report is a declaration (`declare`), of the foreground group, unless the session's
  *   shell has the terminal again (the program that wrote it is gone) or the report was written
- *   before the last input (the person answered since); `state=clear` ends one it declared.
+ *   before the last input (the person answered since); `state=clear` ends one it declared. A look
+ *   acts on the newest report of its piece only (ADR 0060).
  * Nothing is kept when the session's shell has the terminal: what its programs announced ended
  * with them.
  */
@@ -37,8 +38,8 @@ export function lookForAnnouncements(ctx: DaemonContext, s: SessionRecord, found
     kept.progress = { ...found.progress, pgid: fg!, at: same ? kept.progress!.at : now };
   }
   if (found.mark) kept.mark = { ...afterMark(kept.mark, found.mark), at: now };
-  for (const r of found.reports) if (start + r.end > kept.inputOffset) s = applyReport(ctx, s, r, fg!, now);
-  return s;
+  const report = currentReport(found.reports, start, kept.inputOffset);
+  return report ? applyReport(ctx, s, report, fg!, now) : s;
 }
 
 /** One OSC 7501 report: a declaration of its state, or (`clear`) the end of the one it made. */

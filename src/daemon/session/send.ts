@@ -96,7 +96,8 @@ async function typeInput(ctx: DaemonContext, id: string, input: SendInput, heldM
   const pasted = 'text' in input && input.text.includes('\n');
   const reads = s.pid ? new TerminalReads(s.pid) : null;
   const mark = (): InputMark => ({ at: Date.now(), printed: logBytes(ctx, s), ...(reads?.read() ?? { group: null, reads: new Map<number, number>() }) });
-  const sent = (): SendDone => ({ ...inputSent(ctx, id, input, { offset, pasted, heldMs }), offset, heldMs, pasted, submitted: false });
+  // `staleBefore`: where the program's reports start to count, the log's size as the input was complete (ADR 0060).
+  const sent = (staleBefore = offset): SendDone => ({ ...inputSent(ctx, id, input, { offset, pasted, heldMs, staleBefore }), offset, heldMs, pasted, submitted: false });
   if ('keys' in input) {
     await tmuxInput(ctx, id, [sendKeysArgs(target, input.keys)], null);
     return sent();
@@ -118,7 +119,9 @@ async function typeInput(ctx: DaemonContext, id: string, input: SendInput, heldM
   if (!input.enter) return sent();
   const before = input.text ? mark() : start;
   await tmuxInput(ctx, id, [sendKeysArgs(target, ['Enter'])], null);
-  return watchEnter(ctx, id, before, 1, sent(), mark, signal);
+  // What the program announced about the text alone (Codex's `idle` once it is in its composer) is
+  // stale once the Enter goes in: only its reports after the Enter say what the input started.
+  return watchEnter(ctx, id, before, 1, sent(before.printed), mark, signal);
 }
 
 /** Watches for the program to read the Enter (at most `enterWaitMs`): the receipt's `submitted`. */
@@ -148,7 +151,7 @@ async function tmuxInput(ctx: DaemonContext, id: string, calls: string[][], stdi
 }
 
 /** Writes the `input_sent` event; the person answered (ADR 0034); an idle session becomes working at once. */
-function inputSent(ctx: DaemonContext, id: string, input: SendInput, at: { offset: number; pasted: boolean; heldMs: number }): { session: SessionRecord; eventId: number } {
+function inputSent(ctx: DaemonContext, id: string, input: SendInput, at: { offset: number; pasted: boolean; heldMs: number; staleBefore: number }): { session: SessionRecord; eventId: number } {
   const now = Date.now();
   const event = ctx.store.tx(() => {
     ctx.store.updateSession(id, { lastActivityAt: now });
@@ -161,7 +164,7 @@ function inputSent(ctx: DaemonContext, id: string, input: SendInput, at: { offse
       createdAt: now,
     });
   });
-  clearOnInput(ctx, id, now, at.offset); // reports of before the input end with it (ADR 0049)
+  clearOnInput(ctx, id, now, at.staleBefore); // reports of before the input end with it (ADR 0049, ADR 0060)
   const cur = ctx.store.getSession(id)!;
   const session = cur.status === 'idle' ? applyDecision(ctx, cur, { status: 'working', reason: 'input sent' }, now) : cur;
   return { session, eventId: event.id };
