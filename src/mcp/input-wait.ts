@@ -16,6 +16,13 @@ import { waitWithin, type Extra } from './wait.js';
 const AT_PROMPT = 'at prompt';
 const JUST_ENDED_MS = 2000;
 
+/**
+ * How long a job is given to end once its session looks idle before the call says it waits for
+ * input: a job that ends as its session turns idle (its shell between the job's end and its
+ * prompt, seen on a loaded machine) is not asking for anything.
+ */
+const SETTLE_MS = 500;
+
 /** The screen's last lines shown with an answer that waits for input. */
 const SCREEN_LINES = 10;
 
@@ -56,8 +63,17 @@ export async function untilEndOrInput(
       if (left() <= 0) return null;
       const a = await c.wait({ ids: [sessionId], until: 'idle', after, timeoutMs: left() });
       if (a.timedOut || !a.results[0]?.reached) return null; // out of budget, or the session ended
-      const { session } = await c.sessions.inspect(sessionId);
-      if (session.status === 'idle' && session.reason !== AT_PROMPT && (await running(c))) {
+      const asks = async () => {
+        const { session } = await c.sessions.inspect(sessionId);
+        return { session, asks: session.status === 'idle' && session.reason !== AT_PROMPT && (await running(c)) };
+      };
+      let { session, asks: asking } = await asks();
+      if (asking) {
+        const ended = await c.wait({ ids: [target], timeoutMs: Math.min(SETTLE_MS, left()) });
+        if (!ended.timedOut) return null;
+        ({ session, asks: asking } = await asks());
+      }
+      if (asking) {
         const { screen } = await c.sessions.screen(sessionId);
         return { kind: 'input', cursor: `e${a.cursor}`, session, input: { status: session.status, reason: session.reason, screen: lastLines(screen, SCREEN_LINES) } };
       }
