@@ -5,7 +5,7 @@ import { waitWithin, type Extra } from './wait.js';
 /*
  * `run {wait: true}` and `exec` block until their command ends, within the budget; but a command
  * that waits for input (`read -p`, a password prompt) would only burn the budget. amux knows when
- * it does: its session turns `idle` while the job still runs. The call then answers at once,
+ * it does: its session turns `idle` while the job still runs. The call then answers (once the job has had SETTLE_MS to end),
  * done: false, with what the screen asks, so that the agent can answer with `send` (src/guides/agents.md, ADR 0053).
  */
 

@@ -44,7 +44,7 @@ export function runTools(ctx: ToolContext): ToolSpec[] {
       title: 'Start a session',
       description: 'Start a command (or, with neither command nor argv, an interactive bash) as a new amux session in tmux. '
         + 'With wait: true, block until it exits or budgetMs runs out; a finished run answers its exit code and the tail of its output; '
-        + 'one that waits for input (a prompt) answers done: false at once, with input (what the screen asks): answer with send. '
+        + 'one that waits for input (a prompt) answers done: false within about a second, with input (what the screen asks): answer with send. '
         + 'Otherwise answer at once with the session id: then use wait, read_output, send.',
       input: z.strictObject({
         command, argv,
@@ -88,7 +88,7 @@ export function runTools(ctx: ToolContext): ToolSpec[] {
         + 'omittedBytes says how much came before: read_output with the jobId and stream pages through it); their text is in content blocks of their own (textIn). '
         + 'The newest 1 MiB of each stream is kept. '
         + 'With stdin, stdin says how much of it was written to the job. When the budget runs out: done: false with the jobId; call wait with [jobId] and the cursor. '
-        + 'A job that waits for input (a prompt on the terminal) answers done: false at once, with input (what the screen asks): answer with send. '
+        + 'A job that waits for input (a prompt on the terminal) answers done: false within about a second, with input (what the screen asks): answer with send. '
         + "The job runs in the session's shell itself: `exit N` in it ends that shell, and so the session.",
       input: z.strictObject({
         session: sessionRef, command, argv,
