@@ -24,7 +24,7 @@ export const SUBMIT = {
    * typed keys, which a bracketed paste is not).
    */
   settleMs: 60,
-  /** No sign at all (no echo, no read) for this long: Enter goes in all the same. */
+  /** No sign at all (no echo, no read), or a read with no echo after it, for this long: Enter goes in all the same. */
   unseenMs: 400,
   /** Enter goes in at the latest this long after the text, whatever keeps changing (a redraw that never stops). */
   textDeadlineMs: 2000,
@@ -55,15 +55,26 @@ export interface TextWatch {
   last: InputMark;
   /** When the last change was seen; null: none yet. */
   changedAt: number | null;
+  /** When the program was last seen reading; null: not yet. */
+  readAt: number | null;
+  /** When the pane last printed (the program's echo or redraw); null: not yet. */
+  printedAt: number | null;
 }
 
 export function watchText(start: InputMark): TextWatch {
-  return { start, last: start, changedAt: null };
+  return { start, last: start, changedAt: null, readAt: null, printedAt: null };
 }
 
 /** The watch after one more mark. */
 export function nextMark(w: TextWatch, mark: InputMark): TextWatch {
-  return { start: w.start, last: mark, changedAt: changed(w.last, mark) ? mark.at : w.changedAt };
+  const read = readSince(w.last, mark) > 0;
+  const printed = mark.printed !== w.last.printed;
+  return {
+    start: w.start, last: mark,
+    changedAt: read || printed || mark.group !== w.last.group ? mark.at : w.changedAt,
+    readAt: read ? mark.at : w.readAt,
+    printedAt: printed ? mark.at : w.printedAt,
+  };
 }
 
 /**
@@ -76,16 +87,22 @@ export function shellOwns(m: InputMark, shell: number): boolean {
 }
 
 /** Why Enter goes in now (ADR 0047); null: not yet. */
-export type EnterCause = 'settled' | 'unseen' | 'deadline';
+export type EnterCause = 'settled' | 'unechoed' | 'unseen' | 'deadline';
 
 /**
  * Whether Enter goes in now, after the text (another program than the session's shell):
- * - `settled`: the program echoed or read, and then nothing changed for `settleMs`;
+ * - `settled`: the program read the text and printed after it (its echo: it has handled what it
+ *   read, not only read it), then nothing changed for `settleMs`. A program whose event loop lags
+ *   (Gemini CLI on a loaded machine) reads at once and handles the keys later: an Enter timed from
+ *   the read alone reaches it within its paste guard of the keys, and becomes a newline;
+ * - `unechoed`: it read, and printed nothing after for `unseenMs` (a prompt that does not echo);
  * - `unseen`: nothing changed at all for `unseenMs` (a program that neither echoes nor reads yet);
  * - `deadline`: `textDeadlineMs` after the text, whatever keeps changing.
  */
 export function enterDue(w: TextWatch, now: number): EnterCause | null {
-  if (w.changedAt !== null && now - w.changedAt >= SUBMIT.settleMs) return 'settled';
+  const echoed = w.readAt === null || (w.printedAt !== null && w.printedAt >= w.readAt);
+  if (w.changedAt !== null && echoed && now - w.changedAt >= SUBMIT.settleMs) return 'settled';
+  if (w.changedAt !== null && !echoed && now - w.readAt! >= SUBMIT.unseenMs) return 'unechoed';
   if (w.changedAt === null && now - w.start.at >= SUBMIT.unseenMs) return 'unseen';
   if (now - w.start.at >= SUBMIT.textDeadlineMs) return 'deadline';
   return null;

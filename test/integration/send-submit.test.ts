@@ -52,6 +52,17 @@ describe('send submits', { skip: !installed('python3') && 'python3 is not instal
     await waitOutput(h, id, '^SUBMITTED:from the api$');
   });
 
+  test('a prompt that handles its keys late (a lagging event loop) gets the Enter after its echo: submitted', async () => {
+    // It reads at once and handles each read 300 ms later, timing the keys then: an Enter timed from
+    // the read reaches it within its paste guard and becomes a newline (Gemini CLI under load).
+    const id = await tui(h, '--lag-ms', '300');
+    for (const text of ['first prompt', 'second prompt']) {
+      const receipt = await send(h, id, text);
+      assert.equal(receipt.submitted, true);
+      await waitOutput(h, id, `^SUBMITTED:${text}$`);
+    }
+  });
+
   test('--when idle follow-ups are each submitted, one turn after the other, none lost', async () => {
     const id = await tui(h, '--turn-ms', '1500');
     const first = await send(h, id, 'one');

@@ -14,6 +14,22 @@ describe('readSince', () => {
 });
 
 describe('enterDue (ADR 0047)', () => {
+  test('a read is not enough: Enter waits for the echo after it, then settles', () => {
+    let w = watchText(mark(0, 100, [[7, 50]]));
+    w = nextMark(w, mark(5, 100, [[7, 61]])); // it read the paste, and has not handled it yet
+    assert.equal(enterDue(w, 5 + SUBMIT.settleMs), null, 'no echo yet');
+    w = nextMark(w, mark(300, 130, [[7, 61]])); // its echo, 300 ms later (a lagging event loop)
+    assert.equal(enterDue(w, 300 + SUBMIT.settleMs - 1), null);
+    assert.equal(enterDue(w, 300 + SUBMIT.settleMs), 'settled');
+  });
+
+  test('a read never echoed: Enter after unseenMs (a prompt that does not echo)', () => {
+    let w = watchText(mark(0, 100, [[7, 50]]));
+    w = nextMark(w, mark(5, 100, [[7, 61]]));
+    assert.equal(enterDue(w, 5 + SUBMIT.unseenMs - 1), null);
+    assert.equal(enterDue(w, 5 + SUBMIT.unseenMs), 'unechoed');
+  });
+
   test('a program that read the text gets Enter once nothing changed for settleMs, not before', () => {
     let w = watchText(mark(0, 100, [[7, 50]]));
     w = nextMark(w, mark(5, 100, [[7, 61]])); // it read the paste
