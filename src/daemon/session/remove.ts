@@ -29,7 +29,11 @@ export function removeSessionFiles(ctx: DaemonContext, ids: readonly string[], k
   const set = new Set(ids);
   for (const id of ids) {
     if (!keepDir) rmSync(sessionPaths(ctx.paths, id).dir, { recursive: true, force: true });
+    // A restart under way (restart.ts removes the ended run, then makes the next) stays cancellable
+    // by `kill NAME` until its next session exists (kill.ts).
+    const due = ctx.runtime.get(id)?.restartDue;
     ctx.runtime.delete(id);
+    if (due) ctx.runtime.set(id, { restartDue: due });
   }
   for (const f of readdirSync(ctx.paths.exitsDir)) {
     if (set.has(f.slice(0, f.indexOf('.')))) rmSync(join(ctx.paths.exitsDir, f), { force: true });

@@ -39,6 +39,7 @@ async function startAgain(
   await settleLog(ctx, old);
   if (how.cancel?.aborted) return null; // `kill` ended the chain meanwhile
   const ended = await removeSession(ctx, old.id, false, 0, { keepLog: true });
+  if (how.cancel?.aborted) return null; // `kill NAME` came while it was being removed
   const previousEnd: PreviousEnd = {
     id: ended.id, status: ended.status, exitCode: ended.exitCode, signal: ended.signal, reason: ended.reason, endedAt: ended.endedAt === null ? null : new Date(ended.endedAt).toISOString(),
   };
@@ -105,7 +106,10 @@ export function watchRestartPolicies(ctx: DaemonContext, queue: Queue): void {
       })
       .finally(() => {
         handled.delete(id);
-        if (ctx.runtime.get(id)?.restartDue === due) delete ctx.runtime.get(id)!.restartDue;
+        const rt = ctx.runtime.get(id);
+        if (rt?.restartDue === due) delete rt.restartDue;
+        // Removed: nothing of it is kept in memory any more (remove.ts kept only this restart).
+        if (ctx.store.getSession(id)?.removedAt) ctx.runtime.delete(id);
       });
   });
 }
