@@ -25,7 +25,10 @@ describe(`the control-mode crashes on ${version}`, () => {
 
   test('destroy-unattached on a control client\'s session, the client leaving as another client leaves, kills the server (tmux #5497, fixed after 3.7c)', async (t) => {
     if (tmuxAtLeast(version, 3, 8)) return t.skip(`${version} may have the fix`);
-    assert.equal((await probeDestroyUnattached()).crashed, true);
+    // A race between two clients' ends (not made certain as the two above): tried up to 10 times.
+    let crashed = false;
+    for (let i = 0; i < 10 && !crashed; i++) crashed = (await probeDestroyUnattached()).crashed;
+    assert.equal(crashed, true, 'not reproduced in 10 tries');
   });
 });
 
