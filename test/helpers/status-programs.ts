@@ -121,7 +121,7 @@ export class Fixtures {
     for (const t of this.timers) clearInterval(t);
     for (const s of this.sockets) s.destroy();
     await Promise.all(this.servers.map((s) => new Promise((r) => s.close(r))));
-    rmSync(this.dir, { recursive: true, force: true });
+    rmSync(this.dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }); // a program ending as it goes may still write in it
   }
 
   /** The truth table: every program issue 19 named, and more of each kind. */
