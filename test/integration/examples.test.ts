@@ -65,24 +65,30 @@ async function runMarked(t: TestContext, sh: ExampleShell, block: Block, ex: Exa
   await sh.check(ex, { t, env });
 }
 
+/** An AmuxHome and an example shell for one describe block, made before its tests and cleaned up after them. */
+function exampleHome(): { readonly h: AmuxHome; readonly sh: ExampleShell } {
+  let h: AmuxHome | undefined;
+  let sh: ExampleShell | undefined;
+  before(() => {
+    h = new AmuxHome();
+    sh = new ExampleShell(h);
+  });
+  after(async () => {
+    await h?.cleanup();
+    sh?.cleanup();
+  });
+  return { get h() { return h!; }, get sh() { return sh!; } };
+}
+
 describe('every example runs as written (ADR 0065)', { concurrency: 4 }, () => {
   for (const file of docs) {
     const blocks = markdownBlocks(file, readFileSync(join(ROOT, file), 'utf8')).filter((b) => b.examples.length > 0 || b.marker?.kind === 'bad');
     if (blocks.length === 0) continue;
     describe(file, { concurrency: 1 }, () => {
-      let h: AmuxHome;
-      let sh: ExampleShell;
-      before(() => {
-        h = new AmuxHome();
-        sh = new ExampleShell(h);
-      });
-      after(async () => {
-        await h?.cleanup();
-        sh?.cleanup();
-      });
+      const home = exampleHome();
       for (const block of blocks) {
         if (block.examples.length === 0) test(block.where, () => assert.fail(`${block.where}: ${(block.marker as { why: string }).why}`));
-        for (const ex of block.examples) test(`${ex.where}: ${ex.text.split('\n')[0]}`, (t) => runMarked(t, sh, block, ex));
+        for (const ex of block.examples) test(`${ex.where}: ${ex.text.split('\n')[0]}`, (t) => runMarked(t, home.sh, block, ex));
       }
     });
   }
@@ -104,12 +110,10 @@ describe('every example runs as written (ADR 0065)', { concurrency: 4 }, () => {
         assert.ok(examples.length >= 2, `${where}: ${examples.length} examples`);
       });
       if (!SCENES[name]) return;
-      let h: AmuxHome;
-      let sh: ExampleShell;
+      const home = exampleHome();
       let scene: Scene;
       before(async () => {
-        h = new AmuxHome();
-        sh = new ExampleShell(h);
+        const { h, sh } = home;
         writeProject(sh.dir);
         scene = {
           h,
@@ -122,13 +126,9 @@ describe('every example runs as written (ADR 0065)', { concurrency: 4 }, () => {
         };
         await SCENES[name]!(scene);
       });
-      after(async () => {
-        await h?.cleanup();
-        sh?.cleanup();
-      });
       for (const ex of examples) {
         test(`${where}: ${ex.text}`, async (t) => {
-          await sh.check(ex, { t, text: withIds(ex.text, scene.ids), stdin: scene.stdin[ex.text], env: scene.env, cwd: scene.cwd });
+          await home.sh.check(ex, { t, text: withIds(ex.text, scene.ids), stdin: scene.stdin[ex.text], env: scene.env, cwd: scene.cwd });
         });
       }
     });
@@ -136,35 +136,26 @@ describe('every example runs as written (ADR 0065)', { concurrency: 4 }, () => {
 });
 
 describe('the examples runner fails what fails (ADR 0065)', () => {
-  let h: AmuxHome;
-  let sh: ExampleShell;
-  before(() => {
-    h = new AmuxHome();
-    sh = new ExampleShell(h);
-  });
-  after(async () => {
-    await h?.cleanup();
-    sh?.cleanup();
-  });
+  const home = exampleHome();
   const ex = (text: string, exit = 0): Example => ({ where: 'T.md:1', line: 1, text, exit });
 
   test('an exit code other than the expected one fails, with the line and its output; # exit N expects N', async () => {
-    await assert.rejects(sh.check(ex("echo said; echo oops >&2; exit 3")), (e: Error) => /T\.md:1: echo said.*--- exit 3 ---.*said.*oops.*expected exit 0/s.test(e.message));
-    await sh.check(ex('exit 3  # exit 3', 3));
-    await assert.rejects(sh.check(ex('true  # exit 3', 3)), /expected exit 3/);
+    await assert.rejects(home.sh.check(ex("echo said; echo oops >&2; exit 3")), (e: Error) => /T\.md:1: echo said.*--- exit 3 ---.*said.*oops.*expected exit 0/s.test(e.message));
+    await home.sh.check(ex('exit 3  # exit 3', 3));
+    await assert.rejects(home.sh.check(ex('true  # exit 3', 3)), /expected exit 3/);
   });
 
   test('a line sees the variables and the directory the lines before it left', async () => {
-    await sh.check(ex('greeting=hi; export WHO=you; mkdir -p sub && cd sub'));
-    await sh.check(ex('test "$greeting $WHO" = "hi you" && test "${PWD##*/}" = sub'));
-    await assert.rejects(sh.check(ex('test "$nothing" = set')));
+    await home.sh.check(ex('greeting=hi; export WHO=you; mkdir -p sub && cd sub'));
+    await home.sh.check(ex('test "$greeting $WHO" = "hi you" && test "${PWD##*/}" = sub'));
+    await assert.rejects(home.sh.check(ex('test "$nothing" = set')));
   });
 
   test('a follower passes once it printed and still runs (then Ctrl-C); one that ends with an error fails', async () => {
-    await h.ok(['run', '-n', 'talker', '--', 'sh', '-c', 'echo hello; sleep 600']);
-    const out = await sh.check(ex('amux logs -f talker'));
+    await home.h.ok(['run', '-n', 'talker', '--', 'sh', '-c', 'echo hello; sleep 600']);
+    const out = await home.sh.check(ex('amux logs -f talker'));
     assert.ok(out.running, 'it was still running when stopped');
     assert.match(out.stdout, /hello/);
-    await assert.rejects(sh.check(ex('amux logs -f nosuch')), /--- exit 1 ---/);
+    await assert.rejects(home.sh.check(ex('amux logs -f nosuch')), /--- exit 1 ---/);
   });
 });
