@@ -29,3 +29,22 @@ export function settles(a: Activity | undefined): boolean {
   if (!a) return false;
   return a.verdict === 'input' || (a.verdict === 'working' && a.reason !== 'cpu' && a.reason !== 'network');
 }
+
+/** CPU ticks per process and per thread at one look, and when it read them. */
+export interface TickBase {
+  at: number;
+  procs: ReadonlyMap<number, number>;
+  threads: ReadonlyMap<number, number>;
+}
+
+/**
+ * The ticks a look measures CPU against (ADR 0048 amended): the last look's, unless that one is
+ * younger than `minWindowMs`; then the ones the last look measured against. Ticks count in 10 ms:
+ * a look 4 ms after the last (a refresh's, right after a quick look) sees none of a program that used
+ * a whole core, and would find it waiting on its prompt.
+ */
+export function tickBase(last: (TickBase & { base?: TickBase }) | undefined, now: number, minWindowMs: number): TickBase | undefined {
+  if (!last) return undefined;
+  if (now - last.at < minWindowMs && last.base) return last.base;
+  return { at: last.at, procs: last.procs, threads: last.threads };
+}

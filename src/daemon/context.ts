@@ -1,4 +1,5 @@
 import type { CpuStreak } from '../core/cpu-blip.js';
+import type { TickBase } from '../core/look-pace.js';
 import { EventEmitter } from 'node:events';
 import { existsSync, mkdirSync } from 'node:fs';
 import { AmuxError } from '../errors.js';
@@ -55,6 +56,10 @@ export interface Runtime {
   restartDue?: AbortController;
   /** The parser of its log's attention signals between two looks (ADR 0034); a restart reads on from the row's offset. */
   attentionScan?: ScanState;
+  /** Its program reports its state (an OSC 7501 report was read): the quick look reads its new output too (ADR 0060). */
+  reportsState?: boolean;
+  /** Since when an OSC 7501 `blocked` report waits for its program to draw after it (ADR 0060). */
+  drawWaitSince?: number;
   /** What its programs announced (OSC 9;4 progress, OSC 133 marks) and the offset of the last input (ADR 0049). */
   announced?: Announcements;
 }
@@ -65,6 +70,8 @@ export interface LookMemory {
   at: number;
   procs: Map<number, number>;
   threads: Map<number, number>;
+  /** The ticks this look measured CPU against, and when they were read: a look too soon after it measures against them too. */
+  base?: TickBase;
   /** rchar of the members on the terminal and a socket, plus the log size; null when none is. */
   bytes: number | null;
   /** Since when `bytes` has not changed (and, for TCP connections, no bytes moved on them: ADR 0061). */

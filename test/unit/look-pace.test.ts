@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
-import { lookDue, settles, SLOW_MS, STEADY_MS } from '../../src/core/look-pace.js';
+import { describe, test } from 'node:test';
+import { judgeForeground, type ProcessSample } from '../../src/core/activity.js';
+import { lookDue, settles, SLOW_MS, STEADY_MS, tickBase } from '../../src/core/look-pace.js';
 import { sameMarks } from '../../src/process/run-marks.js';
 
 test('lookDue: every tick while the processes ran lately; once a second after STEADY_MS still', () => {
@@ -32,4 +33,42 @@ test('settles: a wait the kernel named holds while nothing runs; cpu, network an
   assert.equal(settles({ verdict: 'working', reason: 'network' }), false, 'idle after a quiet time');
   assert.equal(settles({ verdict: 'unknown' }), false, 'idle after the threshold');
   assert.equal(settles(undefined), false);
+});
+
+describe('tickBase: CPU measured over a quick look at least (a look 4 ms after another sees no tick)', () => {
+  // Traced on Claude Code 2.1.197 starting a turn: a quick look at t=0 read 191 ticks (158 at the
+  // look before, 250 ms earlier: its main thread 127 → 149, a worker 14 → 23); the refresh's look 4
+  // ms later found its main thread back on the terminal, measured 0 ticks used, and made the
+  // session idle 8 s before the answer's last byte.
+  const claude = (ticks: number, mainTicks: number, worker: number, waiting: boolean): ProcessSample => ({
+    pid: 10, comm: 'claude', ticks,
+    threads: [
+      { tid: 10, state: waiting ? 'S' : 'R', wait: waiting ? 'descriptors' : 'unknown', on: waiting ? ['timer', 'terminal'] : null, timed: waiting, ticks: mainTicks },
+      { tid: 11, state: 'S', wait: 'unknown', on: null, ticks: worker },
+    ],
+  });
+  const ticksOf = (p: ProcessSample) => ({ procs: new Map([[p.pid, p.ticks]]), threads: new Map(p.threads.map((t) => [t.tid, t.ticks] as const)) });
+  const before = { at: -250, ...ticksOf(claude(158, 127, 14, false)) };
+  const quick = { at: 0, ...ticksOf(claude(191, 149, 23, false)), base: before };
+  const onTerminal = claude(191, 149, 23, true);
+  const judgeAt = (now: number, base: ReturnType<typeof tickBase>) =>
+    judgeForeground([onTerminal], { ticks: base ?? null, elapsedMs: base ? Math.max(now - base.at, 250) : 250, quietMs: 0 }).activity;
+
+  test('a look 4 ms after the last measures against the one before it: still working (cpu)', () => {
+    const base = tickBase(quick, 4, 250);
+    assert.equal(base, before);
+    assert.deepEqual(judgeAt(4, base), { verdict: 'working', reason: 'cpu' });
+    // What the look did before: measured against the quick look's own ticks, none used.
+    assert.deepEqual(judgeAt(4, { at: 0, procs: quick.procs, threads: quick.threads }), { verdict: 'input', reason: 'reading the terminal' });
+  });
+  test('a look a quick look after the last measures against it', () => {
+    const base = tickBase(quick, 250, 250)!;
+    assert.equal(base.at, 0);
+    assert.equal(base.procs, quick.procs);
+    assert.deepEqual(judgeAt(250, base), { verdict: 'input', reason: 'reading the terminal' });
+  });
+  test('the first look has none; a short look after a first look measures against that one', () => {
+    assert.equal(tickBase(undefined, 0, 250), undefined);
+    assert.equal(tickBase({ at: 0, procs: new Map(), threads: new Map() }, 4, 250)!.at, 0);
+  });
 });

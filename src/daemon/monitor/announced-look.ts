@@ -38,6 +38,7 @@ export function lookForAnnouncements(ctx: DaemonContext, s: SessionRecord, found
     kept.progress = { ...found.progress, pgid: fg!, at: same ? kept.progress!.at : now };
   }
   if (found.mark) kept.mark = { ...afterMark(kept.mark, found.mark), at: now };
+  if (found.reports.length > 0) rt.reportsState = true;
   const report = currentReport(found.reports, start, kept.inputOffset);
   return report ? applyReport(ctx, s, report, fg!, now) : s;
 }

@@ -1,7 +1,8 @@
+import { appendFileSync } from 'node:fs';
 import { foregroundName, judgeForeground, QUIET_MS, type Activity } from '../../core/activity.js';
 import { holdBlip, nextStreak } from '../../core/cpu-blip.js';
 import type { SessionRecord } from '../../core/records.js';
-import { lookDue } from '../../core/look-pace.js';
+import { lookDue, tickBase } from '../../core/look-pace.js';
 import { quickDecision } from '../../core/status-rules.js';
 import { readForeground } from '../../process/foreground.js';
 import { socketInodes } from '../../process/descriptors.js';
@@ -16,6 +17,24 @@ import { logBytes } from '../output/log-size.js';
 import { isSessionLocked } from '../session/lock.js';
 import { applyDecision } from '../session/transitions.js';
 import { logLine } from '../log.js';
+import { lookForAttention } from './attention-look.js';
+
+/**
+ * Where every look is written, one JSON line each, when AMUX_LOOK_TRACE names a file: what each
+ * thread waited on, the conversation's quiet and the verdict (src/guides/contributing.md: tracing
+ * the looks). For finding why a program's status flipped; off (and free) otherwise.
+ */
+const TRACE = process.env.AMUX_LOOK_TRACE || null;
+
+function trace(s: SessionRecord, fg: Foreground, conv: { quietSince: number; members: number[]; awaiting?: boolean }, verdict: Activity, held: Activity, now: number): void {
+  const procs = fg.procs.map((p) => ({ pid: p.pid, comm: p.comm, ticks: p.ticks, threads: p.threads.map((t) => `${t.tid}:${t.state}:${t.wait}${t.on ? `(${t.on.join(',')})` : ''}${t.timed ? ':timed' : ''}:${t.ticks}`) }));
+  const line = { at: now, id: s.id, status: s.status, pgid: fg.pgid, quietMs: now - conv.quietSince, conversing: fg.conversing, members: conv.members, awaiting: conv.awaiting, verdict, held, procs };
+  try {
+    appendFileSync(TRACE!, `${JSON.stringify(line)}\n`);
+  } catch {
+    // a trace that cannot be written is no reason to stop looking
+  }
+}
 
 /** How often working sessions are looked at between refreshes (the evidence only, from /proc). */
 export const QUICK_MS = 250;
@@ -53,9 +72,11 @@ export class Evidence {
     const now = Date.now();
     const prev = rt.look?.pgid === fg.pgid ? rt.look : undefined;
     const conv = this.conversation(s, fg, prev, now);
+    // CPU is measured over QUICK_MS at least (a look right after another sees no tick).
+    const base = tickBase(prev, now, QUICK_MS);
     const j = judgeForeground(fg.procs, {
-      ticks: prev ? { procs: prev.procs, threads: prev.threads } : null,
-      elapsedMs: prev ? Math.max(now - prev.at, QUICK_MS) : QUICK_MS,
+      ticks: base ? { procs: base.procs, threads: base.threads } : null,
+      elapsedMs: base ? Math.max(now - base.at, QUICK_MS) : QUICK_MS,
       quietMs: now - conv.quietSince,
       // Asked only when quiet would make it idle: one `ss` for every session (ADR 0048).
       awaitingReply: () => conv.awaiting ?? awaitingReply(fg.conversing.flatMap(socketInodes)) === true,
@@ -64,10 +85,11 @@ export class Evidence {
     // A blip of CPU at an idle prompt does not make the session working (ADR 0048).
     const cpuStreak = s.status === 'idle' ? nextStreak(prev?.cpuStreak, j.activity, now) : undefined;
     const activity = holdBlip(s.status, j.activity, cpuStreak, prev?.inputReason, now);
+    if (TRACE) trace(s, fg, conv, j.activity, activity, now);
     // A look that stood for this one (none of its threads ran: ADR 0041) has the same ticks.
     const same = prev !== undefined && prev.fg === fg;
     rt.look = {
-      pgid: fg.pgid, at: now, bytes: conv.bytes, quietSince: conv.quietSince, conversed: conv.members, fg,
+      pgid: fg.pgid, at: now, base, bytes: conv.bytes, quietSince: conv.quietSince, conversed: conv.members, fg,
       // Still: it stood for this look, or this one, read afresh, found the same marks (ADR 0044).
       stillSince: prev && (same || sameMarks(prev.fg?.marks, fg.marks)) ? prev.stillSince : now,
       procs: same ? prev.procs : new Map(fg.procs.map((p) => [p.pid, p.ticks])),
@@ -131,7 +153,7 @@ export class Evidence {
         return;
       }
       ctx.store.tx(() => {
-        for (const s of working) {
+        for (let s of working) {
           // Also one no refresh has seen yet: a program may read the terminal within its first second.
           if (isSessionLocked(s.id)) continue;
           const last = runtimeOf(ctx, s.id).look;
@@ -140,6 +162,15 @@ export class Evidence {
           // an idle first (its shell may wait reading the terminal in its EXIT trap, ADR 0004).
           const exit = mainExit(ctx, s);
           if (exit !== null) continue;
+          // A program that reports its own state (OSC 7501, ADR 0060) is read at this look too: its
+          // `done` or `blocked` is news a refresh (up to 1.5 s later) would be late for.
+          if (runtimeOf(ctx, s.id).reportsState && s.status === 'working') {
+            const end = logBytes(ctx, s);
+            if (end > s.attentionOffset) {
+              s = lookForAttention(ctx, s, end, this.lastQuickAt);
+              if (s.status !== 'working' || s.declaredState !== 'working') continue;
+            }
+          }
           const activity = this.look(s, this.jobRunning(s, exit));
           if (!activity) continue;
           const rt = runtimeOf(ctx, s.id);
