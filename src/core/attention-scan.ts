@@ -70,8 +70,6 @@ export interface ScanResult {
   signals: AttentionSignal[];
   /** Printable output (not blanks, not escape sequences) after the last signal of the piece, or anywhere when it has none. */
   visibleAfter: boolean;
-  /** The offset in the piece of its last printable byte; -1: none. */
-  lastVisible: number;
   announced: Announced;
 }
 
@@ -84,11 +82,6 @@ const BEL = 0x07, ESC = 0x1b, CAN = 0x18, SUB = 0x1a;
 
 export function newScanState(): ScanState {
   return { mode: 'ground', payload: [], kitty: null, kittyDone: null };
-}
-
-/** A copy of the parser's state, to scan a piece again from where it was. */
-export function copyScanState(s: ScanState): ScanState {
-  return { mode: s.mode, payload: s.payload.length ? [...s.payload] : [], kitty: s.kitty && { ...s.kitty }, kittyDone: s.kittyDone && { ...s.kittyDone } };
 }
 
 /** Text as shown: C0 and C1 controls and DEL removed, at most MAX_MESSAGE_CHARS characters. */
@@ -155,22 +148,19 @@ const MAX_KITTY_CHARS = 4 * MAX_MESSAGE_CHARS;
 
 /** Reads `bytes` on from `state` (which it updates) and reports the signals in them. */
 export function scanAttention(bytes: Uint8Array, state: ScanState): ScanResult {
-  const found: Found = { signals: [], signalEnd: -1, lastVisible: -1, reports: [], announced: { title: undefined, progress: undefined, mark: undefined, reports: [] } };
+  const found: Found = { signals: [], visibleAfter: false, reports: [], announced: { title: undefined, progress: undefined, mark: undefined, reports: [] } };
   scanBytes(bytes, state, found);
   for (const [rest, end] of found.reports) {
     const report = programReportOf(rest);
     if (report) found.announced.reports.push({ ...report, end });
   }
-  return { signals: found.signals, visibleAfter: found.lastVisible >= found.signalEnd, lastVisible: found.lastVisible, announced: found.announced };
+  return { signals: found.signals, visibleAfter: found.visibleAfter, announced: found.announced };
 }
 
 /** What a piece holds, as the scan goes. */
 interface Found {
   signals: AttentionSignal[];
-  /** The offset just after the last signal; -1: none. */
-  signalEnd: number;
-  /** The offset of the last printable byte; -1: none. */
-  lastVisible: number;
+  visibleAfter: boolean;
   announced: Announced;
   /**
    * OSC 7501 reports as written, the newest MAX_REPORTS: parsed once the piece is read (a program
@@ -185,9 +175,9 @@ interface Found {
  * deoptimise it at every piece: measured with scripts/bench-scan.ts).
  */
 function scanBytes(bytes: Uint8Array, state: ScanState, found: Found): void {
-  const signal = (s: AttentionSignal, end: number) => {
+  const signal = (s: AttentionSignal) => {
     found.signals.push(s);
-    found.signalEnd = end;
+    found.visibleAfter = false;
   };
   const escape = (b: number) => {
     if (b === 0x5b) state.mode = 'csi';
@@ -204,9 +194,9 @@ function scanBytes(bytes: Uint8Array, state: ScanState, found: Found): void {
     const b = bytes[i]!;
     if (state.mode === 'ground') {
       // The common case, kept tight: plain output up to the next BEL or ESC.
-      if (b === BEL) signal({ source: 'bell', title: null, message: null }, i + 1);
+      if (b === BEL) signal({ source: 'bell', title: null, message: null });
       else if (b === ESC) state.mode = 'esc';
-      else if (b > 0x20 && b !== 0x7f) found.lastVisible = i;
+      else if (b > 0x20 && b !== 0x7f) found.visibleAfter = true;
       continue;
     }
     if (b === CAN || b === SUB) {
@@ -222,7 +212,7 @@ function scanBytes(bytes: Uint8Array, state: ScanState, found: Found): void {
         else if (b >= 0x30 && b <= 0x7e) state.mode = 'ground';
         break;
       case 'csi':
-        if (b === BEL) signal({ source: 'bell', title: null, message: null }, i + 1);
+        if (b === BEL) signal({ source: 'bell', title: null, message: null });
         else if (b === ESC) state.mode = 'esc';
         else if (b >= 0x40 && b <= 0x7e) state.mode = 'ground';
         break;
@@ -251,12 +241,12 @@ function scanBytes(bytes: Uint8Array, state: ScanState, found: Found): void {
 }
 
 /** A whole OSC string (`end`: the offset just after its terminator): a notification, or an announcement. */
-function dispatch(state: ScanState, signal: (s: AttentionSignal, end: number) => void, found: Found, end: number): void {
+function dispatch(state: ScanState, signal: (s: AttentionSignal) => void, found: Found, end: number): void {
   const { announced, reports } = found;
   const payload = Buffer.from(state.payload).toString('utf8');
   state.payload = [];
   const notification = oscNotification(payload, state);
-  if (notification) return signal(notification, end);
+  if (notification) return signal(notification);
   const [code, rest] = splitOsc(payload);
   if (code === '0' || code === '2') announced.title = titleOf(code, rest)!;
   else if (code === '9') {

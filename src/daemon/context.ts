@@ -58,8 +58,6 @@ export interface Runtime {
   attentionScan?: ScanState;
   /** Its program reports its state (an OSC 7501 report was read): the quick look reads its new output too (ADR 0060). */
   reportsState?: boolean;
-  /** Since when an OSC 7501 `blocked` report waits for its program to draw after it (ADR 0060). */
-  drawWaitSince?: number;
   /** What its programs announced (OSC 9;4 progress, OSC 133 marks) and the offset of the last input (ADR 0049). */
   announced?: Announcements;
 }

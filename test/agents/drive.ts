@@ -39,6 +39,13 @@ export interface Turn {
 
 /** The keys that approve a CLI's permission dialog once (its first, highlighted choice). */
 const APPROVE_KEYS: Record<Agent['name'], string> = { claude: 'Enter', codex: 'y', gemini: 'Enter' };
+/**
+ * The question on the screen, where a CLI announces its dialog before it draws it: Codex reports
+ * `blocked` (OSC 7501, with its OSC 9) 0.7–1.2 s before its approval dialog, and a key sent in
+ * between goes to its composer (ADR 0060). The driver answers once the question is shown, as a
+ * person reading the screen does.
+ */
+const QUESTION: Partial<Record<Agent['name'], string>> = { codex: 'Would you like to run' };
 
 export class AgentSession {
   id = '';
@@ -114,6 +121,14 @@ export class AgentSession {
   /** Completes an approval turn: approves the dialog and waits for the turn to end; `cursor` is the event before the key. */
   async approve(turn: Turn): Promise<Turn & { cursor: number }> {
     const cursor = (await this.events()).at(-1)!.id;
+    const question = QUESTION[this.agent.name];
+    if (question) {
+      const deadline = Date.now() + 30_000;
+      while (!(await this.screen()).includes(question)) {
+        if (Date.now() > deadline) throw new Error(`${this.agent.name}: its question never showed (${question})`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    }
     await this.h.ok(['send', this.id, '--keys', APPROVE_KEYS[this.agent.name]]);
     const end = await this.agent.mock.until('ended the approval turn', () => this.agent.mock.turns.find((t) => t.endsTurn && t.firstByteAt >= turn.receivedAt && t.prompt.includes(turn.mark)), 60_000);
     return { ...turn, end, cursor };

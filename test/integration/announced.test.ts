@@ -91,20 +91,6 @@ describe('states programs announce (ADR 0049)', () => {
     await h.ok(['kill', id]);
   });
 
-  test('a `blocked` report before its question is drawn: attention once the question is on the screen, so a key sent at once is its answer', async () => {
-    const file = join(tmp, 'dialog-answer');
-    const id = await h.ok(['run', '--', 'python3', fixture('dialog.py'), file]);
-    await h.until(id, (x) => x.declared?.state === 'working');
-    const asked = await answer(h, id, 'go');
-    const { code, r } = await waitJson(h, [id, '--until', 'attention', '--after', String(asked), '--timeout', '30s']);
-    assert.equal(code, 0, JSON.stringify(r));
-    // What an orchestrator does: answer as soon as amux says the program needs it.
-    await h.ok(['send', id, 'y']);
-    await untilFile(file);
-    assert.equal(readFileSync(file, 'utf8'), 'y', 'the key went in before the question was drawn, and the program dropped it');
-    await h.ok(['kill', id]);
-  });
-
   test('OSC 9;4 progress: working while set (with its percent), idle once cleared; an OSC 9 text starting with a digit is a notification', async () => {
     const id = await h.ok(['run', '--', 'bash', fixture('progress.sh')]);
     const { code } = await waitJson(h, [id, '--until', 'working', '--timeout', '30s']);

@@ -1,4 +1,4 @@
-import { copyScanState, newScanState, scanAttention, type ScanResult } from '../../core/attention-scan.js';
+import { newScanState, scanAttention } from '../../core/attention-scan.js';
 import { outputClears } from '../../core/attention.js';
 import type { SessionRecord } from '../../core/records.js';
 import { sessionPaths } from '../../paths.js';
@@ -7,15 +7,6 @@ import { runtimeOf, type DaemonContext } from '../context.js';
 import { readLog } from '../output/log-files.js';
 import { clearAttention, endDeclaration, raiseAttention } from '../session/attention.js';
 import { lookForAnnouncements } from './announced-look.js';
-
-/** The longest a `blocked` report waits for its program to draw after it (ADR 0060). */
-export const DRAW_WAIT_MS = 1000;
-
-/** Whether the piece's newest OSC 7501 report is `blocked` with nothing printed after it yet. */
-export function asksBeforeDrawing(found: ScanResult): boolean {
-  const last = found.announced.reports[found.announced.reports.length - 1];
-  return last !== undefined && last.state === 'blocked' && found.lastVisible < last.end;
-}
 
 /** The most of a session's log one look reads: after a longer absence only the newest bytes are searched. */
 export const MAX_SCAN_BYTES = 1024 * 1024;
@@ -45,17 +36,7 @@ export function lookForAttention(ctx: DaemonContext, s: SessionRecord, logEnd: n
   }
   const read = readLog(sessionPaths(ctx.paths, s.id).logDir, s.logChunkBytes, from, logEnd - from);
   if (read.offset > from) Object.assign(parser, newScanState()); // older bytes were dropped (the log's cap)
-  const before = copyScanState(parser);
   const found = scanAttention(read.data, parser);
-  // A program that reports `blocked` before it draws its question (Codex CLI: its dialog 0.1–0.5 s
-  // later, and keys sent before it are lost) is read again at the next look, until it drew after
-  // the report or DRAW_WAIT_MS passed: attention means the question is on the screen (ADR 0060).
-  const rt = runtimeOf(ctx, s.id);
-  if (asksBeforeDrawing(found) && now - (rt.drawWaitSince ??= now) < DRAW_WAIT_MS) {
-    Object.assign(parser, before);
-    return s;
-  }
-  rt.drawWaitSince = undefined;
   s = lookForAnnouncements(ctx, s, found.announced, read.offset, now);
   const title = found.announced.title === undefined ? s.title : found.announced.title || null;
   const offset = { attentionOffset: read.nextOffset, ...(title === s.title ? {} : { title }) };
