@@ -68,8 +68,12 @@ export interface Since {
 export const MS_PER_TICK = 10;
 /** The share of one CPU since the last look that makes a group `cpu`: a real share, not a redraw or a timer tick. */
 const CPU_SHARE = 0.05;
-/** How long a program on both the terminal and a socket must see nothing arrive to be waiting for you. */
-export const QUIET_MS = 1000;
+/**
+ * How long a program on both the terminal and a socket must see nothing arrive (and print nothing)
+ * to be waiting for you: two quick looks. The agent CLIs print while they stream (the longest quiet
+ * traced inside a stream: 250 ms, Claude Code; 32 ms, Gemini CLI), ADR 0061 amended.
+ */
+export const QUIET_MS = 500;
 
 /**
  * What one thread's wait says, before the group's threads are weighed together. `peer`: a wait on
