@@ -3,7 +3,7 @@
  * ADR 0048): the one list that `ps --help`, `top --help`, the MCP `list` tool and src/guides/statuses.md's
  * table follow. Besides these, `output changed`, `recent output`, `input sent`, `declared: …`.
  */
-export const WORKING_REASONS = ['cpu', 'disk', 'output', 'serving', 'watching files', 'network', 'sleeping', 'pipe', 'child', 'lock'] as const;
+export const WORKING_REASONS = ['cpu', 'disk', 'output', 'serving', 'watching files', 'network', 'sleeping', 'pipe', 'child', 'lock', 'terminal reply'] as const;
 export type WorkingReason = (typeof WORKING_REASONS)[number];
 
 /** The reasons as a person reads them in help texts. */

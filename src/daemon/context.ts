@@ -56,6 +56,8 @@ export interface Runtime {
   restartDue?: AbortController;
   /** The parser of its log's attention signals between two looks (ADR 0034); a restart reads on from the row's offset. */
   attentionScan?: ScanState;
+  /** The log's end at the last look that searched it for a query to the terminal, since when it ends there, and whether it asks (ADR 0068). */
+  replyWait?: { end: number; since: number; asks: boolean };
   /** Its program reports its state (an OSC 7501 report was read): the quick look reads its new output too (ADR 0060). */
   reportsState?: boolean;
   /** What its programs announced (OSC 9;4 progress, OSC 133 marks) and the offset of the last input (ADR 0049). */

@@ -10,13 +10,16 @@ import { awaitingReply, FRESH_MS, tcpTraffic } from '../../process/socket-peers.
 import type { Foreground } from '../../process/foreground.js';
 import { sameMarks } from '../../process/run-marks.js';
 import { sessionsIn } from '../../store/snapshot.js';
-import { runtimeOf, type DaemonContext, type LookMemory } from '../context.js';
+import { runtimeOf, type DaemonContext, type LookMemory, type Runtime } from '../context.js';
 import type { Jobs } from '../job/jobs.js';
 import { mainExit } from '../output/exit-files.js';
 import { logBytes } from '../output/log-size.js';
 import { isSessionLocked } from '../session/lock.js';
 import { applyDecision } from '../session/transitions.js';
 import { logLine } from '../log.js';
+import { asksTerminal } from '../../core/terminal-query.js';
+import { sessionPaths } from '../../paths.js';
+import { readLog } from '../output/log-files.js';
 import { lookForAttention } from './attention-look.js';
 
 /**
@@ -35,6 +38,16 @@ function trace(s: SessionRecord, fg: Foreground, conv: { quietSince: number; mem
     // a trace that cannot be written is no reason to stop looking
   }
 }
+
+/** Whether the quick look reads a session's new output too (ADR 0060 amended): its program reports its state, or converses. */
+function readsQuickly(rt: Runtime): boolean {
+  return rt.reportsState === true || (rt.look?.conversed?.length ?? 0) > 0;
+}
+
+/** How much of a session's newest output is searched for a query to the terminal (ADR 0068). */
+const REPLY_TAIL_BYTES = 1024;
+/** How long after a query a program's wait on the terminal stands for the answer (ADR 0068): terminals answer within a round trip, and programs give up on a missing answer in about a second. */
+export const REPLY_WAIT_MS = 3000;
 
 /** How often working sessions are looked at between refreshes (the evidence only, from /proc). */
 export const QUICK_MS = 250;
@@ -84,7 +97,9 @@ export class Evidence {
     }, jobRunning ? null : s.pid);
     // A blip of CPU at an idle prompt does not make the session working (ADR 0048).
     const cpuStreak = s.status === 'idle' ? nextStreak(prev?.cpuStreak, j.activity, now) : undefined;
-    const activity = holdBlip(s.status, j.activity, cpuStreak, prev?.inputReason, now);
+    const held = holdBlip(s.status, j.activity, cpuStreak, prev?.inputReason, now);
+    // A working program that asked the terminal something waits on it for the answer (ADR 0068).
+    const activity: Activity = held.verdict === 'input' && s.status === 'working' && this.asksTerminal(s, now) ? { verdict: 'working', reason: 'terminal reply' } : held;
     if (TRACE) trace(s, fg, conv, j.activity, activity, now);
     // A look that stood for this one (none of its threads ran: ADR 0041) has the same ticks.
     const same = prev !== undefined && prev.fg === fg;
@@ -99,6 +114,23 @@ export class Evidence {
     };
     rt.foreground = foregroundName(fg.procs, j, s.pid);
     return activity;
+  }
+
+  /**
+   * Whether the session's newest output ends with a query to the terminal (its newest
+   * REPLY_TAIL_BYTES read), found there less than REPLY_WAIT_MS ago: the program waits on the
+   * terminal for the answer (ADR 0068). Read only when a working session would become idle.
+   */
+  private asksTerminal(s: SessionRecord, now: number): boolean {
+    const rt = runtimeOf(this.ctx, s.id);
+    const end = logBytes(this.ctx, s);
+    if (rt.replyWait?.end !== end) {
+      const tail = readLog(sessionPaths(this.ctx.paths, s.id).logDir, s.logChunkBytes, Math.max(0, end - REPLY_TAIL_BYTES), REPLY_TAIL_BYTES).data;
+      const asks = asksTerminal(tail);
+      // Timed from the first look that found the query last, however much the program wrote after it that is not output.
+      rt.replyWait = { end, since: asks && rt.replyWait?.asks ? rt.replyWait.since : now, asks };
+    }
+    return rt.replyWait.asks && now - rt.replyWait.since < REPLY_WAIT_MS;
   }
 
   /**
@@ -162,13 +194,14 @@ export class Evidence {
           // an idle first (its shell may wait reading the terminal in its EXIT trap, ADR 0004).
           const exit = mainExit(ctx, s);
           if (exit !== null) continue;
-          // A program that reports its own state (OSC 7501, ADR 0060) is read at this look too: its
-          // `done` or `blocked` is news a refresh (up to 1.5 s later) would be late for.
-          if (runtimeOf(ctx, s.id).reportsState && s.status === 'working') {
+          // A program that reports its own state (OSC 7501, ADR 0060), or converses (an agent on its
+          // API, ADR 0061), has its new output read at this look too: its `done`, `blocked` or bell
+          // is news a refresh (up to 1.5 s later) would be late for.
+          if (s.status === 'working' && readsQuickly(runtimeOf(ctx, s.id))) {
             const end = logBytes(ctx, s);
             if (end > s.attentionOffset) {
               s = lookForAttention(ctx, s, end, this.lastQuickAt);
-              if (s.status !== 'working' || s.declaredState !== 'working') continue;
+              if (s.status !== 'working') continue;
             }
           }
           const activity = this.look(s, this.jobRunning(s, exit));
