@@ -74,6 +74,8 @@ export interface LookMemory {
   base?: TickBase;
   /** rchar of the members on the terminal and a socket, plus the log size; null when none is. */
   bytes: number | null;
+  /** When the session last printed, as conversations judge it (ADR 0061 amended). */
+  printedAt?: number;
   /** Since when `bytes` has not changed (and, for TCP connections, no bytes moved on them: ADR 0061). */
   quietSince: number;
   /** The members in a conversation at this look, kept while they hold a TCP connection (ADR 0061). */

@@ -44,6 +44,9 @@ function readsQuickly(rt: Runtime): boolean {
   return rt.reportsState === true || (rt.look?.conversed?.length ?? 0) > 0;
 }
 
+/** How long a working conversation with no connection must print nothing to be quiet (ADR 0061 amended). */
+const BETWEEN_MS = 1500;
+
 /** How much of a session's newest output is searched for a query to the terminal (ADR 0068). */
 const REPLY_TAIL_BYTES = 1024;
 /** How long after a query a program's wait on the terminal stands for the answer (ADR 0068): terminals answer within a round trip, and programs give up on a missing answer in about a second. */
@@ -104,7 +107,7 @@ export class Evidence {
     // A look that stood for this one (none of its threads ran: ADR 0041) has the same ticks.
     const same = prev !== undefined && prev.fg === fg;
     rt.look = {
-      pgid: fg.pgid, at: now, base, bytes: conv.bytes, quietSince: conv.quietSince, conversed: conv.members, fg,
+      pgid: fg.pgid, at: now, base, bytes: conv.bytes, printedAt: conv.printedAt, quietSince: conv.quietSince, conversed: conv.members, fg,
       // Still: it stood for this look, or this one, read afresh, found the same marks (ADR 0044).
       stillSince: prev && (same || sameMarks(prev.fg?.marks, fg.marks)) ? prev.stillSince : now,
       procs: same ? prev.procs : new Map(fg.procs.map((p) => [p.pid, p.ticks])),
@@ -142,26 +145,44 @@ export class Evidence {
    * socket threads woke (ADR 0048). A quiet that would make a working session idle is checked
    * against a table at most FRESH_MS old.
    */
-  private conversation(s: SessionRecord, fg: Foreground, prev: LookMemory | undefined, now: number): { bytes: number | null; quietSince: number; members: number[]; sticky?: ReadonlySet<number>; awaiting?: boolean } {
+  private conversation(s: SessionRecord, fg: Foreground, prev: LookMemory | undefined, now: number): { bytes: number | null; printedAt?: number; quietSince: number; members: number[]; sticky?: ReadonlySet<number>; awaiting?: boolean } {
     const members = [...new Set([...fg.conversing, ...(prev?.conversed ?? []).filter((pid) => fg.procs.some((p) => p.pid === pid))])];
     if (members.length === 0) return { bytes: null, quietSince: now, members };
     const inodes = members.flatMap(socketInodes);
     let tcp = tcpTraffic(inodes, QUIET_MS, now);
+    // A connection newer than the table (the next request's): asked again, at most every FRESH_MS.
+    if (tcp !== null && tcp.lastDataAt === null && s.status === 'working' && now - tcp.readAt > FRESH_MS) tcp = tcpTraffic(inodes, FRESH_MS, now) ?? tcp;
+    // When the session last printed (the log grew): its negative size, never equal to an rchar count.
+    const bytes = -1 - logBytes(this.ctx, s);
+    const printedAt = prev?.bytes === bytes ? (prev.printedAt ?? now) : now;
+    // At an idle prompt, a conversation is work only once the session prints too: a request the
+    // program makes on its own, or a redraw, is not (ADR 0061 amended).
+    const atRest = s.status === 'idle' && now - printedAt >= QUIET_MS;
+    if ((tcp === null || tcp.lastDataAt === null) && fg.conversing.length === 0) {
+      // Members that conversed, with no connection now and no thread on a socket (between two
+      // requests, or before the next one connects): what the session prints decides, not what
+      // they read (their timers read files all the time) (ADR 0061 amended).
+      // At an idle prompt that is a redraw: work needs bytes on a connection. Working, it waits
+      // BETWEEN_MS with nothing printed (not QUIET_MS): the next request's connection may be newer
+      // than the table (traced: Claude Code idle 70 ms after the mock received its request).
+      return { bytes, printedAt, quietSince: s.status === 'idle' ? 0 : printedAt + BETWEEN_MS - QUIET_MS, members, sticky: new Set(members), awaiting: tcp === null ? undefined : false };
+    }
     if (tcp === null || tcp.lastDataAt === null) {
       // No TCP connection (or no `ss`): what they read and their socket threads' wake-ups (ADR 0048).
-      const bytes = fg.rchar === null ? null : fg.rchar + logBytes(this.ctx, s);
-      const quietSince = bytes !== null && prev?.bytes === bytes ? prev.quietSince : now;
-      return { bytes, quietSince, members: fg.conversing, awaiting: tcp === null ? undefined : false };
+      const read = fg.rchar === null ? null : fg.rchar + logBytes(this.ctx, s);
+      const quietSince = read !== null && prev?.bytes === read ? prev.quietSince : now;
+      return { bytes: read, quietSince, members: fg.conversing, awaiting: tcp === null ? undefined : false };
     }
-    // What it printed, and when bytes last moved on its connections.
-    const bytes = -1 - logBytes(this.ctx, s); // negative: never equal to an rchar count of the fallback
-    const printed = prev?.bytes === bytes ? prev.quietSince : now;
-    let quietSince = Math.max(printed, tcp.lastDataAt);
+    if (atRest) return { bytes, printedAt, quietSince: 0, members, sticky: new Set(members), awaiting: false };
+    // Working: since it printed or bytes moved on its connections, whichever is later. Idle (it
+    // printed just now): since bytes moved.
+    const since = (lastDataAt: number) => (s.status === 'idle' ? lastDataAt : Math.max(printedAt, lastDataAt));
+    let quietSince = since(tcp.lastDataAt);
     if (s.status === 'working' && now - quietSince >= QUIET_MS && now - tcp.readAt > FRESH_MS) {
       tcp = tcpTraffic(inodes, FRESH_MS, now) ?? tcp;
-      quietSince = Math.max(printed, tcp.lastDataAt ?? 0);
+      quietSince = since(tcp.lastDataAt ?? 0);
     }
-    return { bytes, quietSince, members, sticky: new Set(members), awaiting: tcp.awaiting };
+    return { bytes, printedAt, quietSince, members, sticky: new Set(members), awaiting: tcp.awaiting };
   }
 
   /**
