@@ -72,13 +72,13 @@ export interface LookMemory {
   threads: Map<number, number>;
   /** The ticks this look measured CPU against, and when they were read: a look too soon after it measures against them too. */
   base?: TickBase;
-  /** rchar of the members on the terminal and a socket, plus the log size; null when none is. */
+  /** What a conversation's quiet is timed by: minus one minus the log's size (TCP, or no connection), or the members' rchar plus the log's size (ADR 0048); null when none converses. */
   bytes: number | null;
   /** When the session last printed, as conversations judge it (ADR 0061 amended). */
   printedAt?: number;
   /** Since when `bytes` has not changed (and, for TCP connections, no bytes moved on them: ADR 0061). */
   quietSince: number;
-  /** The members in a conversation at this look, kept while they hold a TCP connection (ADR 0061). */
+  /** The members in a conversation at this look or an earlier one, kept while they live (ADR 0061 amended). */
   conversed?: number[];
   /** The look's samples, which stand for the next look while none of its threads has run (ADR 0041). */
   fg?: Foreground;

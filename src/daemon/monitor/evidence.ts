@@ -28,14 +28,17 @@ import { lookForAttention } from './attention-look.js';
  * the looks). For finding why a program's status flipped; off (and free) otherwise.
  */
 const TRACE = process.env.AMUX_LOOK_TRACE || null;
+let traceFailed = false;
 
 function trace(s: SessionRecord, fg: Foreground, conv: { quietSince: number; members: number[]; awaiting?: boolean }, verdict: Activity, held: Activity, now: number): void {
   const procs = fg.procs.map((p) => ({ pid: p.pid, comm: p.comm, ticks: p.ticks, threads: p.threads.map((t) => `${t.tid}:${t.state}:${t.wait}${t.on ? `(${t.on.join(',')})` : ''}${t.timed ? ':timed' : ''}:${t.ticks}`) }));
   const line = { at: now, id: s.id, status: s.status, pgid: fg.pgid, quietMs: now - conv.quietSince, conversing: fg.conversing, members: conv.members, awaiting: conv.awaiting, verdict, held, procs };
   try {
     appendFileSync(TRACE!, `${JSON.stringify(line)}\n`);
-  } catch {
-    // a trace that cannot be written is no reason to stop looking
+  } catch (err) {
+    // A trace that cannot be written is no reason to stop looking; the daemon's log says so once.
+    if (!traceFailed) logLine(`AMUX_LOOK_TRACE: cannot write ${TRACE}: ${(err as Error).message}`);
+    traceFailed = true;
   }
 }
 
@@ -46,6 +49,8 @@ function readsQuickly(rt: Runtime): boolean {
 
 /** How long a working conversation with no connection must print nothing to be quiet (ADR 0061 amended). */
 const BETWEEN_MS = 1500;
+/** How old a TCP table a conversation's look may use (one `ss` a second for the whole daemon, ADR 0061); a quiet that would make it idle asks at most FRESH_MS old. */
+const TABLE_MS = 1000;
 
 /** How much of a session's newest output is searched for a query to the terminal (ADR 0068). */
 const REPLY_TAIL_BYTES = 1024;
@@ -138,22 +143,25 @@ export class Evidence {
 
   /**
    * The conversation of the members on the terminal and a socket (ADR 0048, 0061): those this
-   * look found so, and those an earlier one did while they keep a TCP connection (their socket
-   * thread may be handing a chunk over at this look). Its quiet time: since bytes last moved on
-   * their TCP connections (TCP_INFO: a keep-alive connection at rest moves none, whatever wakes
-   * its thread) or the session printed; without TCP (or `ss`), since they read (rchar) or their
-   * socket threads woke (ADR 0048). A quiet that would make a working session idle is checked
-   * against a table at most FRESH_MS old.
+   * look found so, and those an earlier one did, for as long as they live (their socket thread may
+   * be handing a chunk over at this look, or the next request not be connected yet). Its quiet
+   * time: since bytes last moved on their TCP connections (TCP_INFO: a keep-alive connection at
+   * rest moves none, whatever wakes its thread) or the session printed; with no connection, since
+   * it printed (over BETWEEN_MS); when only members of this look converse over no TCP (or without
+   * `ss`), since they read (rchar) or their socket threads woke (ADR 0048). At an idle prompt, only
+   * printing and bytes together end the quiet. A quiet that would make a working session idle is
+   * checked against a table at most FRESH_MS old; otherwise a table TABLE_MS old serves.
    */
   private conversation(s: SessionRecord, fg: Foreground, prev: LookMemory | undefined, now: number): { bytes: number | null; printedAt?: number; quietSince: number; members: number[]; sticky?: ReadonlySet<number>; awaiting?: boolean } {
     const members = [...new Set([...fg.conversing, ...(prev?.conversed ?? []).filter((pid) => fg.procs.some((p) => p.pid === pid))])];
     if (members.length === 0) return { bytes: null, quietSince: now, members };
     const inodes = members.flatMap(socketInodes);
-    let tcp = tcpTraffic(inodes, QUIET_MS, now);
+    let tcp = tcpTraffic(inodes, TABLE_MS, now);
     // A connection newer than the table (the next request's): asked again, at most every FRESH_MS.
     if (tcp !== null && tcp.lastDataAt === null && s.status === 'working' && now - tcp.readAt > FRESH_MS) tcp = tcpTraffic(inodes, FRESH_MS, now) ?? tcp;
     // When the session last printed (the log grew): its negative size, never equal to an rchar count.
-    const bytes = -1 - logBytes(this.ctx, s);
+    const size = logBytes(this.ctx, s);
+    const bytes = -1 - size;
     const printedAt = prev?.bytes === bytes ? (prev.printedAt ?? now) : now;
     // At an idle prompt, a conversation is work only once the session prints too: a request the
     // program makes on its own, or a redraw, is not (ADR 0061 amended).
@@ -169,7 +177,7 @@ export class Evidence {
     }
     if (tcp === null || tcp.lastDataAt === null) {
       // No TCP connection (or no `ss`): what they read and their socket threads' wake-ups (ADR 0048).
-      const read = fg.rchar === null ? null : fg.rchar + logBytes(this.ctx, s);
+      const read = fg.rchar === null ? null : fg.rchar + size;
       const quietSince = read !== null && prev?.bytes === read ? prev.quietSince : now;
       return { bytes: read, quietSince, members: fg.conversing, awaiting: tcp === null ? undefined : false };
     }
