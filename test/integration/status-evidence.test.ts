@@ -189,6 +189,23 @@ describe('status from evidence: real programs', () => {
     assert.equal(back.reason, 'reading the terminal');
   });
 
+  test('eight asyncio clocks started one after another: each becomes idle (a self-pipe a look could not name yet is no conversation: ADR 0061 amended)', async (t) => {
+    if (!['python3', 'ss'].every(installed)) return t.skip('python3 or ss is not installed');
+    // Started 300 ms apart, most have their first look within a second of the one before's `ss`
+    // (one a second for the daemon): the other end of their self-pipe is not known at that look.
+    // Carried as a conversation, they stayed `working (network)` for good, the clock's redraws
+    // never 1.5 s apart (6 of 8 on a quiet machine).
+    const ids: string[] = [];
+    for (let i = 0; i < 8; i++) {
+      ids.push(await h.ok(['run', '--cwd', fx.dir, '--', 'python3', 'aio.py']));
+      await sleep(300);
+    }
+    const waits = await Promise.all(ids.map((id) => h.run(['wait', id, '--until', 'idle', '--timeout', '90s'])));
+    const ps = await h.run(['ps']);
+    assert.deepEqual(waits.map((w) => w.code), ids.map(() => 0), ps.stdout);
+    await h.ok(['kill', ...ids]);
+  });
+
   test('yes, blocked writing to the terminal: working (output), never idle: wait --until idle and send --when idle time out', async (t) => {
     if (!installed('yes')) return t.skip('yes is not installed');
     const id = await h.ok(['run', '--', 'yes']);

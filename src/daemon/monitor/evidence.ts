@@ -143,8 +143,9 @@ export class Evidence {
 
   /**
    * The conversation of the members on the terminal and a socket (ADR 0048, 0061): those this
-   * look found so, and those an earlier one did, for as long as they live (their socket thread may
-   * be handing a chunk over at this look, or the next request not be connected yet). Its quiet
+   * look found so, and those an earlier one found so over a TCP connection with bytes on it, for as
+   * long as they live (their socket thread may be handing a chunk over at this look, or the next
+   * request not be connected yet); `members` are those carried to the next look. Its quiet
    * time: since bytes last moved on their TCP connections (TCP_INFO: a keep-alive connection at
    * rest moves none, whatever wakes its thread) or the session printed; with no connection, since
    * it printed (over BETWEEN_MS); when only members of this look converse over no TCP (or without
@@ -153,7 +154,9 @@ export class Evidence {
    * checked against a table at most FRESH_MS old; otherwise a table TABLE_MS old serves.
    */
   private conversation(s: SessionRecord, fg: Foreground, prev: LookMemory | undefined, now: number): { bytes: number | null; printedAt?: number; quietSince: number; members: number[]; sticky?: ReadonlySet<number>; awaiting?: boolean } {
-    const members = [...new Set([...fg.conversing, ...(prev?.conversed ?? []).filter((pid) => fg.procs.some((p) => p.pid === pid))])];
+    // Carried from earlier looks: members that held a TCP connection with bytes on it, while they live.
+    const kept = (prev?.conversed ?? []).filter((pid) => fg.procs.some((p) => p.pid === pid));
+    const members = [...new Set([...fg.conversing, ...kept])];
     if (members.length === 0) return { bytes: null, quietSince: now, members };
     const inodes = members.flatMap(socketInodes);
     let tcp = tcpTraffic(inodes, TABLE_MS, now);
@@ -173,13 +176,16 @@ export class Evidence {
       // At an idle prompt that is a redraw: work needs bytes on a connection. Working, it waits
       // BETWEEN_MS with nothing printed (not QUIET_MS): the next request's connection may be newer
       // than the table (traced: Claude Code idle 70 ms after the mock received its request).
-      return { bytes, printedAt, quietSince: s.status === 'idle' ? 0 : printedAt + BETWEEN_MS - QUIET_MS, members, sticky: new Set(members), awaiting: tcp === null ? undefined : false };
+      return { bytes, printedAt, quietSince: s.status === 'idle' ? 0 : printedAt + BETWEEN_MS - QUIET_MS, members: kept, sticky: new Set(kept), awaiting: tcp === null ? undefined : false };
     }
     if (tcp === null || tcp.lastDataAt === null) {
       // No TCP connection (or no `ss`): what they read and their socket threads' wake-ups (ADR 0048).
+      // Members found so at this look only are not carried: a socket whose other end was not known
+      // yet (asyncio's self-pipe while `ss` was not asked again) would make the program converse
+      // for as long as it lives, and a clock it redraws keep it working (ADR 0061 amended).
       const read = fg.rchar === null ? null : fg.rchar + size;
       const quietSince = read !== null && prev?.bytes === read ? prev.quietSince : now;
-      return { bytes: read, quietSince, members: fg.conversing, awaiting: tcp === null ? undefined : false };
+      return { bytes: read, quietSince, members: kept, sticky: new Set(kept), awaiting: tcp === null ? undefined : false };
     }
     if (atRest) return { bytes, printedAt, quietSince: 0, members, sticky: new Set(members), awaiting: false };
     // Working: since it printed or bytes moved on its connections, whichever is later. Idle (it
