@@ -20,30 +20,55 @@
  * measured, start-up reads and compiles a file in proportion to its size, and a file with any
  * non-ASCII character (a comment's "…") is decoded and scanned as two-byte text (ADR 0025). Each has
  * a linked source map for `node --enable-source-maps`; the package does not ship the maps.
+ *
+ * The CLI bundles are loaded through `cli/code-cache.ts` (ADR 0069), which stays outside them: from
+ * V8's code cache, named by the build's id (`dist/src/cli/build-id`, the bundles' hash, written
+ * here); the caches of the build before are deleted first. A CLI bundle may not call `import()`.
  */
 import { build, type BuildOptions, type Plugin } from 'esbuild';
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { BUILD_ID_FILE } from '../src/cli/code-cache.js';
 
 const root = join(__dirname, '..', '..');
 const cli = join(root, 'dist', 'src', 'cli');
 
-/** esbuild resolves `require(from)` to another bundle, left outside this one. */
+/**
+ * The CLI's loader (`cli/code-cache.ts`, ADR 0069) stays outside every bundle: node loads it, and
+ * its `import()` is node's (a bundle compiled from the code cache has none of its own).
+ */
+const loaderApart: Plugin = {
+  name: 'code-cache',
+  setup(build) {
+    build.onResolve({ filter: /(^|\/)code-cache\.js$/ }, () => ({ path: './code-cache.js', external: true }));
+  },
+};
+/** esbuild resolves `require(from)` to another bundle, left outside this one and loaded from its code cache. */
 const apart = (from: RegExp, to: string): Plugin => ({
   name: `apart-${to}`,
   setup(build) {
-    build.onResolve({ filter: from }, () => ({ path: to, external: true }));
+    build.onResolve({ filter: from }, () => ({ path: to, namespace: 'apart' }));
+    build.onLoad({ filter: /.*/, namespace: 'apart' }, () => ({
+      contents: `module.exports = require('./code-cache.js').requireBundle(require('node:path').join(__dirname, ${JSON.stringify(to)}));`,
+      resolveDir: cli,
+    }));
   },
 });
-const fullApart = apart(/^\.\/full\.js$/, './bundle-full.js');
-const helpApart = apart(/^\.\/reference\/help-command\.js$/, './bundle-help.js');
+const fullApart = apart(/^\.\/full\.js$/, 'bundle-full.js');
+const helpApart = apart(/^\.\/reference\/help-command\.js$/, 'bundle-help.js');
+const bundles = ['bundle.js', 'bundle-full.js', 'bundle-help.js'];
 
 const node: BuildOptions = { bundle: true, platform: 'node', target: 'node20', logLevel: 'warning' };
 const lean: BuildOptions = { ...node, format: 'cjs', packages: 'external', minifyWhitespace: true, minifySyntax: true, legalComments: 'none', charset: 'ascii', sourcemap: 'linked' };
 
+// The caches of an earlier build, and its id: a build half done leaves none to be read (ADR 0069).
+for (const f of readdirSync(cli)) if (f.endsWith('.cache') || f.endsWith('.tmp') || f === BUILD_ID_FILE) rmSync(join(cli, f), { force: true });
+
 Promise.all([
-  build({ ...lean, entryPoints: [join(cli, 'main.js')], outfile: join(cli, 'bundle.js'), plugins: [fullApart] }),
-  build({ ...lean, entryPoints: [join(cli, 'full.js')], outfile: join(cli, 'bundle-full.js'), plugins: [helpApart] }),
-  build({ ...lean, entryPoints: [join(cli, 'reference', 'help-command.js')], outfile: join(cli, 'bundle-help.js') }),
+  build({ ...lean, entryPoints: [join(cli, 'main.js')], outfile: join(cli, 'bundle.js'), plugins: [loaderApart, fullApart] }),
+  build({ ...lean, entryPoints: [join(cli, 'full.js')], outfile: join(cli, 'bundle-full.js'), plugins: [loaderApart, helpApart] }),
+  build({ ...lean, entryPoints: [join(cli, 'reference', 'help-command.js')], outfile: join(cli, 'bundle-help.js'), plugins: [loaderApart] }),
   build({
     ...node,
     entryPoints: [join(root, 'dist', 'src', 'daemon', 'entry.js')],
@@ -60,8 +85,20 @@ Promise.all([
     // CommonJS modules inside (react-reconciler, signal-exit) require React: give the module a require.
     banner: { js: "import { createRequire as __amuxRequire } from 'node:module'; const require = __amuxRequire(import.meta.url);" },
   }),
-]).catch((err: Error) => {
-  // esbuild has printed what failed.
-  process.stderr.write(`bundle: ${err.message.split('\n')[0]}\n`);
-  process.exit(1);
-});
+])
+  .then(() => {
+    // A bundle compiled by the loader has no import() of its own: each goes through importModule.
+    const texts = bundles.map((b) => readFileSync(join(cli, b), 'latin1'));
+    texts.forEach((text, i) => {
+      if (/\bimport\(/.test(text.replace(/\/\/# sourceMappingURL=.*$/m, ''))) throw new Error(`${bundles[i]} calls import(): use importModule (src/cli/code-cache.ts)`);
+    });
+    // The build's id names the code caches (ADR 0069): the bundles' own hash.
+    const hash = createHash('sha256');
+    for (const text of texts) hash.update(text);
+    writeFileSync(join(cli, BUILD_ID_FILE), `${hash.digest('hex').slice(0, 16)}\n`);
+  })
+  .catch((err: Error) => {
+    // esbuild has printed what failed.
+    process.stderr.write(`bundle: ${err.message.split('\n')[0]}\n`);
+    process.exit(1);
+  });

@@ -28,10 +28,10 @@ echo "pack-check: npm pack (prepack builds)"
 tarball=$(npm pack --pack-destination "$tmp" --silent | tail -n 1)
 [ -f "$tmp/$tarball" ] || fail "npm pack made no tarball ($tarball)"
 
-# What ships: the launcher, the two bundles and the completion spec, the man pages and the guides
+# What ships: the launcher, the bundles, their loader and the build's id (ADR 0069), the completion spec, the man pages and the guides
 # `amux help TOPIC` reads (ADR 0063), README and package.json; no other sources, tests or scripts.
 contents=$(tar -tzf "$tmp/$tarball" | sed 's|^package/||' | sort)
-expected=$( (printf '%s\n' README.md bin/amux dist/src/cli/bundle.js dist/src/cli/bundle-full.js dist/src/cli/bundle-help.js dist/src/cli/completion-spec.json dist/src/cli/ink.mjs dist/src/daemon/amuxd.js package.json
+expected=$( (printf '%s\n' README.md bin/amux dist/src/cli/bundle.js dist/src/cli/bundle-full.js dist/src/cli/bundle-help.js dist/src/cli/code-cache.js dist/src/cli/build-id dist/src/cli/completion-spec.json dist/src/cli/ink.mjs dist/src/daemon/amuxd.js package.json
   node -e "for (const f of require('./package.json').man) console.log(f)"
   ls src/guides/*.md) | sort)
 [ "$contents" = "$expected" ] || fail "the tarball holds:
@@ -74,5 +74,8 @@ else
 fi
 amux help run | grep -q '^  amux run \[options\]' || fail "amux help run printed no page"
 amux help "$topic" | grep -q "^amux-$topic - " || fail "amux help $topic printed no guide"
+# The commands above wrote the bundles' code caches into the install (ADR 0069).
+cli="$prefix/lib/node_modules/amux/dist/src/cli"
+ls "$cli"/bundle.js.*.cache >/dev/null 2>&1 || fail "no code cache of bundle.js in $cli: $(ls "$cli")"
 
 echo "pack-check: ok: $tarball ($(du -k "$tmp/$tarball" | cut -f1) KiB) packed in $((packed - started)) s, installed in $((installed - packed)) s; amux $version runs from $PWD; $man_checked"

@@ -1,4 +1,5 @@
 import type { SessionStatus } from '../core/status.js';
+import { importModule } from './code-cache.js';
 
 /** Colours only on a TTY, never with NO_COLOR or --no-color (src/guides/sessions.md). */
 export function useColor(stream: NodeJS.WriteStream = process.stdout): boolean {
@@ -12,7 +13,7 @@ type Paint = (s: string) => string;
 /** Status colouring; chalk is loaded only when colour is on, off the non-TTY hot path. */
 export async function statusPainter(color: boolean): Promise<(status: SessionStatus) => string> {
   if (!color) return (s) => s;
-  const { default: chalk } = await import('chalk');
+  const { default: chalk } = await importModule<typeof import('chalk')>('chalk');
   const paint: Record<SessionStatus, Paint> = {
     pending: chalk.gray, working: chalk.cyan, idle: chalk.yellow, paused: chalk.magenta,
     completed: chalk.green, failed: chalk.red, stopped: chalk.gray, expired: chalk.red,

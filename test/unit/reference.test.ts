@@ -226,6 +226,7 @@ describe('amux help (ADR 0063)', () => {
     const names = ['toRoff', 'toTerminal', 'parseMarkdown', 'programPage', 'mcpToolBlocks'];
     for (const file of ['bundle.js', 'bundle-full.js']) for (const name of names) assert.ok(!bundle(file).includes(name), `${file} has ${name}`);
     for (const name of names.filter((n) => n !== 'toRoff')) assert.ok(bundle('bundle-help.js').includes(name), `bundle-help.js has ${name}`);
-    assert.match(bundle('bundle-full.js'), /require\("\.\/bundle-help\.js"\)/);
+    // Loaded from its code cache (ADR 0069).
+    assert.match(bundle('bundle-full.js'), /requireBundle\(require\("node:path"\)\.join\(__dirname,"bundle-help\.js"\)\)/);
   });
 });

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type * as InkModule from 'ink';
+import { importModule } from '../code-cache.js';
 
 /** ink's exports; ink is ESM-only and loaded by `amux top` alone (ADR 0008, ADR 0020). */
 export type Ink = typeof InkModule;
@@ -30,8 +31,8 @@ export async function loadInk(): Promise<Ink> {
   for (const k of keys) if (process.env[k] !== undefined) process.env[k] = 'false';
   try {
     const bundle = inkBundle();
-    // A computed specifier: esbuild leaves it alone, so the CLI's bundle does not take ink in.
-    return bundle ? ((await import(pathToFileURL(bundle).href)) as Ink) : await import('ink');
+    // Through the loader (ADR 0069): esbuild does not follow it, so the CLI's bundle does not take ink in.
+    return bundle ? await importModule<Ink>(pathToFileURL(bundle).href) : await importModule<Ink>('ink');
   } finally {
     keys.forEach((k, i) => {
       if (saved[i] === undefined) delete process.env[k];
@@ -48,6 +49,6 @@ export async function loadInk(): Promise<Ink> {
  * attributes, which are not colours, still show the selection.
  */
 export async function enableStyles(): Promise<void> {
-  const { default: chalk } = await import('chalk');
+  const { default: chalk } = await importModule<typeof import('chalk')>('chalk');
   chalk.level = Math.max(chalk.level, 1) as typeof chalk.level;
 }

@@ -1,0 +1,104 @@
+import { closeSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { Script } from 'node:vm';
+
+/**
+ * The CLI's bundles compiled from V8's code cache (ADR 0069). A bundle is most of what a command
+ * costs over `node -e 0`: compiling it, and the functions a command calls, is work that gives the
+ * same result each time. The first run of a build compiles as node would and, when it exits, writes
+ * what V8 compiled (the functions that run ran included) next to the bundle; later runs read it
+ * instead. The cache is named by the build (`BUILD_ID_FILE`, written by scripts/bundle.ts) and by
+ * node's version, so another build or another node never reads it; V8 checks it again (its version,
+ * its flags, the source's length) and compiles afresh when it does not fit. A tree that cannot be
+ * written (an install owned by another user) runs without one, as node would; so does a process
+ * with `--enable-source-maps` (node maps only what its own require compiled).
+ *
+ * This file is loaded by node's own `require`, never bundled (scripts/bundle.ts): bin/amux uses it
+ * for `bundle.js`, the bundles use it for the bundles they load, and it is where their ES modules
+ * are imported from (a script compiled here has no `import()` of its own on Node 20).
+ */
+
+/** Where the build writes its id, beside the bundles (scripts/bundle.ts). */
+export const BUILD_ID_FILE = 'build-id';
+
+/** Scripts whose cache this process found missing or unfit: written when it exits. */
+const unwritten: { script: Script; cache: string }[] = [];
+let buildId: string | null | undefined;
+
+/** The build's id: null in a tree without one (compiled by tsc alone: no cache). */
+function idOf(dir: string): string | null {
+  if (buildId !== undefined) return buildId;
+  try {
+    buildId = /^[0-9a-f]{8,64}$/.exec(readFileSync(join(dir, BUILD_ID_FILE), 'latin1').trim())?.[0] ?? null;
+  } catch {
+    buildId = null;
+  }
+  return buildId;
+}
+
+/** The cache file of `file` for this build and this node. */
+export function cacheFileOf(file: string, id: string): string {
+  return `${file}.${id}.${process.version}-${process.arch}.cache`;
+}
+
+/**
+ * `require(file)` for a bundle of the CLI (CommonJS, ASCII: ADR 0025), compiled from its code cache
+ * when there is one that fits; else compiled as node would, its cache written at exit.
+ */
+export function requireBundle(file: string): unknown {
+  const id = idOf(dirname(file));
+  // Node maps the stack traces of what its require compiled, not of a script's (`--enable-source-maps`).
+  if (id === null || (process as { sourceMapsEnabled?: boolean }).sourceMapsEnabled === true) return require(file);
+  const source = readFileSync(file, 'latin1');
+  const cache = cacheFileOf(file, id);
+  let cachedData: Buffer | undefined;
+  try {
+    cachedData = readFileSync(cache);
+  } catch {
+    cachedData = undefined;
+  }
+  // The wrapper node gives a CommonJS module, on the source's first line (lines keep their numbers).
+  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file, cachedData });
+  if (cachedData === undefined || script.cachedDataRejected === true) {
+    if (unwritten.length === 0) process.once('exit', writeCaches);
+    unwritten.push({ script, cache });
+  }
+  const module = { exports: {} as unknown, filename: file, id: file, loaded: false };
+  (script.runInThisContext() as (...a: unknown[]) => void).call(module.exports, module.exports, createRequire(file), module, file, dirname(file));
+  module.loaded = true;
+  return module.exports;
+}
+
+/** Writes the caches of this process's scripts, each whole or not at all (a temporary file renamed). */
+function writeCaches(): void {
+  for (const { script, cache } of unwritten) {
+    const tmp = `${cache}.${process.pid}.tmp`;
+    try {
+      const data = script.createCachedData();
+      const fd = openSync(tmp, 'wx', 0o644);
+      try {
+        writeSync(fd, data);
+      } finally {
+        closeSync(fd);
+      }
+      renameSync(tmp, cache);
+    } catch {
+      // Not writable (another user's install), or the disk is full: the next run compiles again.
+      try {
+        unlinkSync(tmp);
+      } catch {
+        // never created
+      }
+    }
+  }
+  unwritten.length = 0;
+}
+
+/**
+ * `import(specifier)` for the bundles: an ES module (chalk, ink) resolved from this folder, as the
+ * bundles' own would be (they live beside it).
+ */
+export function importModule<T>(specifier: string): Promise<T> {
+  return import(specifier) as Promise<T>;
+}
