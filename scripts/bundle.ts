@@ -21,9 +21,9 @@
  * non-ASCII character (a comment's "…") is decoded and scanned as two-byte text (ADR 0025). Each has
  * a linked source map for `node --enable-source-maps`; the package does not ship the maps.
  *
- * The CLI bundles are loaded through `cli/code-cache.ts` (ADR 0069), which stays outside them: from
- * V8's code cache, named by the build's id (`dist/src/cli/build-id`, the bundles' hash, written
- * here); the caches of the build before are deleted first. A CLI bundle may not call `import()`.
+ * The bundles are loaded through `cli/code-cache.ts` (ADR 0069), which stays outside them: from V8's
+ * code cache, named by the build's id (`build-id` beside them, the bundles' hash, written here);
+ * the caches of the build before are deleted first. A CLI bundle may not call `import()`.
  */
 import { build, type BuildOptions, type Plugin } from 'esbuild';
 import { createHash } from 'node:crypto';
@@ -33,6 +33,7 @@ import { BUILD_ID_FILE } from '../src/cli/code-cache.js';
 
 const root = join(__dirname, '..', '..');
 const cli = join(root, 'dist', 'src', 'cli');
+const daemon = join(root, 'dist', 'src', 'daemon');
 
 /**
  * The CLI's loader (`cli/code-cache.ts`, ADR 0069) stays outside every bundle: node loads it, and
@@ -63,7 +64,9 @@ const node: BuildOptions = { bundle: true, platform: 'node', target: 'node20', l
 const lean: BuildOptions = { ...node, format: 'cjs', packages: 'external', minifyWhitespace: true, minifySyntax: true, legalComments: 'none', charset: 'ascii', sourcemap: 'linked' };
 
 // The caches of an earlier build, and its id: a build half done leaves none to be read (ADR 0069).
-for (const f of readdirSync(cli)) if (f.endsWith('.cache') || f.endsWith('.tmp') || f === BUILD_ID_FILE) rmSync(join(cli, f), { force: true });
+for (const dir of [cli, daemon]) {
+  for (const f of readdirSync(dir)) if (f.endsWith('.cache') || f.endsWith('.tmp') || f === BUILD_ID_FILE) rmSync(join(dir, f), { force: true });
+}
 
 Promise.all([
   build({ ...lean, entryPoints: [join(cli, 'main.js')], outfile: join(cli, 'bundle.js'), plugins: [loaderApart, fullApart] }),
@@ -72,7 +75,7 @@ Promise.all([
   build({
     ...node,
     entryPoints: [join(root, 'dist', 'src', 'daemon', 'entry.js')],
-    outfile: join(root, 'dist', 'src', 'daemon', 'amuxd.js'),
+    outfile: join(daemon, 'amuxd.js'),
     format: 'cjs',
     external: ['better-sqlite3'],
   }),
@@ -88,14 +91,16 @@ Promise.all([
 ])
   .then(() => {
     // A bundle compiled by the loader has no import() of its own: each goes through importModule.
-    const texts = bundles.map((b) => readFileSync(join(cli, b), 'latin1'));
+    const files = [...bundles.map((b) => join(cli, b)), join(daemon, 'amuxd.js')];
+    const texts = files.map((f) => readFileSync(f, 'latin1'));
     texts.forEach((text, i) => {
-      if (/\bimport\(/.test(text.replace(/\/\/# sourceMappingURL=.*$/m, ''))) throw new Error(`${bundles[i]} calls import(): use importModule (src/cli/code-cache.ts)`);
+      if (/\bimport\(/.test(text.replace(/\/\/# sourceMappingURL=.*$/m, '').replace(/^\s*\/\/.*$/gm, ''))) throw new Error(`${files[i]} calls import(): use importModule (src/cli/code-cache.ts)`);
     });
-    // The build's id names the code caches (ADR 0069): the bundles' own hash.
+    // The build's id names the code caches (ADR 0069): the bundles' own hash, the daemon's included.
     const hash = createHash('sha256');
     for (const text of texts) hash.update(text);
-    writeFileSync(join(cli, BUILD_ID_FILE), `${hash.digest('hex').slice(0, 16)}\n`);
+    const id = `${hash.digest('hex').slice(0, 16)}\n`;
+    for (const dir of [cli, daemon]) writeFileSync(join(dir, BUILD_ID_FILE), id);
   })
   .catch((err: Error) => {
     // esbuild has printed what failed.

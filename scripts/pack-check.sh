@@ -31,7 +31,7 @@ tarball=$(npm pack --pack-destination "$tmp" --silent | tail -n 1)
 # What ships: the launcher, the bundles, their loader and the build's id (ADR 0069), the completion spec, the man pages and the guides
 # `amux help TOPIC` reads (ADR 0063), README and package.json; no other sources, tests or scripts.
 contents=$(tar -tzf "$tmp/$tarball" | sed 's|^package/||' | sort)
-expected=$( (printf '%s\n' README.md bin/amux dist/src/cli/bundle.js dist/src/cli/bundle-full.js dist/src/cli/bundle-help.js dist/src/cli/code-cache.js dist/src/cli/build-id dist/src/cli/completion-spec.json dist/src/cli/ink.mjs dist/src/daemon/amuxd.js package.json
+expected=$( (printf '%s\n' README.md bin/amux dist/src/cli/bundle.js dist/src/cli/bundle-full.js dist/src/cli/bundle-help.js dist/src/cli/code-cache.js dist/src/cli/build-id dist/src/cli/completion-spec.json dist/src/cli/ink.mjs dist/src/daemon/amuxd.js dist/src/daemon/build-id package.json
   node -e "for (const f of require('./package.json').man) console.log(f)"
   ls src/guides/*.md) | sort)
 [ "$contents" = "$expected" ] || fail "the tarball holds:

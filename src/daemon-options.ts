@@ -5,9 +5,12 @@
 
 /**
  * Node's options: young-generation semi-spaces of 1 MB instead of up to 16 MB (the daemon's
- * allocations are small and short-lived: 25 MB less RSS, no CPU cost measured).
+ * allocations are small and short-lived: 25 MB less RSS, no CPU cost measured). And the two V8
+ * flags the daemon sets for itself once running (the memory upkeep's full collection, ADR 0042; the
+ * regex thread's linear-time engine, ADR 0029), from its start: V8 takes a code cache only under the
+ * flags it was written with, and the daemon's is written once they are set (ADR 0069).
  */
-export const DAEMON_NODE_FLAGS = ['--max-semi-space-size=1'];
+export const DAEMON_NODE_FLAGS = ['--max-semi-space-size=1', '--expose-gc', '--enable-experimental-regexp-engine'];
 
 /** Set beside MALLOC_ARENA_MAX when the launcher, not the user, set it. */
 const ARENAS_SET_BY_AMUX = 'AMUX_DAEMON_ARENAS';

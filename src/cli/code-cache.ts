@@ -15,8 +15,9 @@ import { Script } from 'node:vm';
  * with `--enable-source-maps` (node maps only what its own require compiled).
  *
  * This file is loaded by node's own `require`, never bundled (scripts/bundle.ts): bin/amux uses it
- * for `bundle.js`, the bundles use it for the bundles they load, and it is where their ES modules
- * are imported from (a script compiled here has no `import()` of its own on Node 20).
+ * for `bundle.js`, the bundles use it for the bundles they load, the launcher runs the daemon's
+ * bundle through it, and it is where the CLI's ES modules are imported from (a script compiled here
+ * has no `import()` of its own on Node 20).
  */
 
 /** Where the build writes its id, beside the bundles (scripts/bundle.ts). */
@@ -43,14 +44,16 @@ export function cacheFileOf(file: string, id: string): string {
 }
 
 /**
- * `require(file)` for a bundle of the CLI (CommonJS, ASCII: ADR 0025), compiled from its code cache
- * when there is one that fits; else compiled as node would, its cache written at exit.
+ * `require(file)` for a bundle of amux (CommonJS: ADR 0014, ADR 0025), compiled from its code cache
+ * when there is one that fits; else compiled as node would, its cache written at exit, or
+ * `writeAfterMs` after this call for a process that runs for long (the daemon) if it has not exited.
  */
-export function requireBundle(file: string): unknown {
+export function requireBundle(file: string, writeAfterMs?: number): unknown {
   const id = idOf(dirname(file));
   // Node maps the stack traces of what its require compiled, not of a script's (`--enable-source-maps`).
   if (id === null || (process as { sourceMapsEnabled?: boolean }).sourceMapsEnabled === true) return require(file);
-  const source = readFileSync(file, 'latin1');
+  // UTF-8 (the daemon's comments are not all ASCII); an ASCII file is still one-byte text (ADR 0025).
+  const source = readFileSync(file, 'utf8');
   const cache = cacheFileOf(file, id);
   let cachedData: Buffer | undefined;
   try {
@@ -63,6 +66,7 @@ export function requireBundle(file: string): unknown {
   if (cachedData === undefined || script.cachedDataRejected === true) {
     if (unwritten.length === 0) process.once('exit', writeCaches);
     unwritten.push({ script, cache });
+    if (writeAfterMs !== undefined) setTimeout(writeCaches, writeAfterMs).unref();
   }
   const module = { exports: {} as unknown, filename: file, id: file, loaded: false };
   (script.runInThisContext() as (...a: unknown[]) => void).call(module.exports, module.exports, createRequire(file), module, file, dirname(file));
@@ -93,6 +97,19 @@ function writeCaches(): void {
     }
   }
   unwritten.length = 0;
+}
+
+/**
+ * How long after its start the daemon writes its code cache (ADR 0069): its start-up and a first
+ * session have compiled what later starts need; a daemon runs for days before it exits.
+ */
+export const DAEMON_CACHE_AFTER_MS = 2000;
+
+// `node code-cache.js BUNDLE`: the daemon's process (src/client/launcher.ts), its bundle from the cache.
+if (require.main === module && process.argv[2] !== undefined) {
+  const bundle = process.argv[2];
+  process.argv.splice(1, 1); // the bundle is the script, as when node runs it
+  requireBundle(bundle, DAEMON_CACHE_AFTER_MS);
 }
 
 /**

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { BUILD_ID_FILE, cacheFileOf } from '../../src/cli/code-cache.js';
 
 /**
@@ -76,6 +77,25 @@ describe('the bundles from the code cache (ADR 0069)', () => {
     assert.equal(load(file).version, 'two');
     assert.equal(caches(dir).length, 2);
     assert.ok(existsSync(cacheFileOf(file, 'ffffffffffffffff')));
+  });
+
+  test('node code-cache.js BUNDLE (the daemon): the bundle runs as the script, and its cache is written while it runs', async () => {
+    const { dir, file } = tree('one');
+    const out = join(dir, 'argv.json');
+    // A bundle that stays, as the daemon does, and says what it saw as its argv.
+    writeFileSync(file, `${readFileSync(file, 'utf8')}\nrequire('node:fs').writeFileSync(${JSON.stringify(out)}, JSON.stringify(process.argv));\nsetTimeout(() => {}, 60_000);\n`);
+    const child = spawn(process.execPath, [loader, file, 'arg'], { stdio: 'ignore' });
+    try {
+      const cache = cacheFileOf(file, 'a1b2c3d4e5f60718');
+      // Written DAEMON_CACHE_AFTER_MS after its start, with the process still running.
+      const deadline = Date.now() + 60_000;
+      while (!existsSync(cache) && Date.now() < deadline) await sleep(50);
+      assert.ok(existsSync(cache), 'the cache was written while the process runs');
+      assert.equal(child.exitCode, null);
+      assert.deepEqual(JSON.parse(readFileSync(out, 'utf8')).slice(1), [file, 'arg']);
+    } finally {
+      child.kill('SIGKILL');
+    }
   });
 
   test('a tree without a build id (tsc alone) is required as node would: no cache', () => {
