@@ -1,4 +1,4 @@
-import { closeSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Script } from 'node:vm';
@@ -8,8 +8,8 @@ import { Script } from 'node:vm';
  * costs over `node -e 0`: compiling it, and the functions a command calls, is work that gives the
  * same result each time. The first run of a build compiles as node would and, when it exits, writes
  * what V8 compiled (the functions that run ran included) next to the bundle; later runs read it
- * instead. The cache is named by the build (`BUILD_ID_FILE`, written by scripts/bundle.ts) and by
- * node's version, so another build or another node never reads it; V8 checks it again (its version,
+ * instead. The cache is named by the build (`BUILD_ID_FILE`, written by scripts/bundle.ts), the
+ * bundle's modification time and node's version, so another build or another node never reads it; V8 checks it again (its version,
  * its flags, the source's length) and compiles afresh when it does not fit. A tree that cannot be
  * written (an install owned by another user) runs without one, as node would; so does a process
  * with `--enable-source-maps` (node maps only what its own require compiled).
@@ -38,9 +38,13 @@ function idOf(dir: string): string | null {
   return buildId;
 }
 
-/** The cache file of `file` for this build and this node. */
-export function cacheFileOf(file: string, id: string): string {
-  return `${file}.${id}.${process.version}-${process.arch}.cache`;
+/**
+ * The cache file of `file` for this build, this node and the bundle's modification time: a bundle
+ * edited by hand (a constant changed for a test, the same length) is never run from the cache of
+ * what it was.
+ */
+export function cacheFileOf(file: string, id: string, mtimeMs = statSync(file).mtimeMs): string {
+  return `${file}.${id}-${Math.trunc(mtimeMs)}.${process.version}-${process.arch}.cache`;
 }
 
 /**
@@ -53,8 +57,16 @@ export function requireBundle(file: string, writeAfterMs?: number): unknown {
   // Node maps the stack traces of what its require compiled, not of a script's (`--enable-source-maps`).
   if (id === null || (process as { sourceMapsEnabled?: boolean }).sourceMapsEnabled === true) return require(file);
   // UTF-8 (the daemon's comments are not all ASCII); an ASCII file is still one-byte text (ADR 0025).
-  const source = readFileSync(file, 'utf8');
-  const cache = cacheFileOf(file, id);
+  let source: string;
+  let mtimeMs: number;
+  const fd = openSync(file, 'r');
+  try {
+    mtimeMs = fstatSync(fd).mtimeMs;
+    source = readFileSync(fd, 'utf8');
+  } finally {
+    closeSync(fd);
+  }
+  const cache = cacheFileOf(file, id, mtimeMs);
   let cachedData: Buffer | undefined;
   try {
     cachedData = readFileSync(cache);

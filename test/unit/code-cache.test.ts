@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -77,6 +77,17 @@ describe('the bundles from the code cache (ADR 0069)', () => {
     assert.equal(load(file).version, 'two');
     assert.equal(caches(dir).length, 2);
     assert.ok(existsSync(cacheFileOf(file, 'ffffffffffffffff')));
+  });
+
+  test('a bundle edited by hand (the same length, the same build id): not run from the cache of what it was', () => {
+    const { dir, file } = tree('one');
+    load(file);
+    writeBundle(file, 'two');
+    // Another second: what an edit after the build is, whatever the file system's time grain.
+    const later = new Date(statSync(file).mtimeMs + 5000);
+    utimesSync(file, later, later);
+    assert.equal(load(file).version, 'two');
+    assert.equal(caches(dir).length, 2);
   });
 
   test('node code-cache.js BUNDLE (the daemon): the bundle runs as the script, and its cache is written while it runs', async () => {
