@@ -47,7 +47,8 @@ async function main(): Promise<void> {
 /** The fleet: SCALE_LIVE live sessions, idle and under churn, each beside its floor. */
 async function fleet(homes: Homes): Promise<void> {
   const h = homes.home('a');
-  // The daemon started by hand (as the launcher does), so that it can run under --cpu-prof.
+  // The daemon started by hand (as the launcher does, without its code cache: ADR 0069), so that it
+  // can run under --cpu-prof.
   const prof = [...DAEMON_NODE_FLAGS, ...(profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : []), ...(process.env.SCALE_DAEMON_FLAGS?.split(' ').filter(Boolean) ?? [])];
   const entry = join(__dirname, '..', 'src', 'daemon', 'amuxd.js');
   spawn(process.execPath, [...prof, entry], { env: daemonEnv(h.env), detached: true, stdio: 'ignore' }).unref();

@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fchmodSync, fstatSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Script } from 'node:vm';
@@ -22,6 +22,15 @@ import { Script } from 'node:vm';
 
 /** Where the build writes its id, beside the bundles (scripts/bundle.ts). */
 export const BUILD_ID_FILE = 'build-id';
+
+/** How each bundle of this process was compiled, for the daemon's log (ADR 0069): a global, since the bundles carry no copy of this module's state. */
+export const CACHE_USE = Symbol.for('amux.codeCache');
+export type CacheUse = 'read' | 'written' | 'none';
+
+function recordUse(file: string, use: CacheUse): void {
+  const g = globalThis as { [CACHE_USE]?: Record<string, CacheUse> };
+  (g[CACHE_USE] ??= {})[file] = use;
+}
 
 /** Scripts whose cache this process found missing or unfit: written when it exits. */
 const unwritten: { script: Script; cache: string }[] = [];
@@ -54,8 +63,10 @@ export function cacheFileOf(file: string, id: string, mtimeMs = statSync(file).m
  */
 export function requireBundle(file: string, writeAfterMs?: number): unknown {
   const id = idOf(dirname(file));
-  // Node maps the stack traces of what its require compiled, not of a script's (`--enable-source-maps`).
-  if (id === null || (process as { sourceMapsEnabled?: boolean }).sourceMapsEnabled === true) return require(file);
+  if (id === null || sourceMaps()) {
+    recordUse(file, 'none');
+    return require(file);
+  }
   // UTF-8 (the daemon's comments are not all ASCII); an ASCII file is still one-byte text (ADR 0025).
   let source: string;
   let mtimeMs: number;
@@ -79,6 +90,9 @@ export function requireBundle(file: string, writeAfterMs?: number): unknown {
     if (unwritten.length === 0) process.once('exit', writeCaches);
     unwritten.push({ script, cache });
     if (writeAfterMs !== undefined) setTimeout(writeCaches, writeAfterMs).unref();
+    recordUse(file, 'written');
+  } else {
+    recordUse(file, 'read');
   }
   const module = { exports: {} as unknown, filename: file, id: file, loaded: false };
   (script.runInThisContext() as (...a: unknown[]) => void).call(module.exports, module.exports, createRequire(file), module, file, dirname(file));
@@ -86,28 +100,54 @@ export function requireBundle(file: string, writeAfterMs?: number): unknown {
   return module.exports;
 }
 
-/** Writes the caches of this process's scripts, each whole or not at all (a temporary file renamed). */
+/**
+ * Whether node maps stack traces (`--enable-source-maps`): it maps what its require compiled, not a
+ * script's. `process.sourceMapsEnabled` is node 20.7 and later; before, the flags say.
+ */
+function sourceMaps(): boolean {
+  const enabled = (process as { sourceMapsEnabled?: boolean }).sourceMapsEnabled;
+  if (enabled !== undefined) return enabled;
+  return process.execArgv.includes('--enable-source-maps') || (process.env.NODE_OPTIONS ?? '').includes('--enable-source-maps');
+}
+
+/**
+ * Writes the caches of this process's scripts, each whole or not at all (a temporary file renamed),
+ * readable by all as the bundle is (the daemon's umask is 077).
+ */
 function writeCaches(): void {
   for (const { script, cache } of unwritten) {
     const tmp = `${cache}.${process.pid}.tmp`;
+    let fd: number;
     try {
-      const data = script.createCachedData();
-      const fd = openSync(tmp, 'wx', 0o644);
+      fd = openSync(tmp, 'wx', 0o644);
+    } catch {
+      continue; // not writable (another user's install): the next run compiles again
+    }
+    try {
       try {
-        writeSync(fd, data);
+        fchmodSync(fd, 0o644);
+        writeSync(fd, script.createCachedData());
       } finally {
         closeSync(fd);
       }
       renameSync(tmp, cache);
     } catch {
-      // Not writable (another user's install), or the disk is full: the next run compiles again.
+      // The disk is full, or the cache's name is taken by a folder: none written.
       try {
         unlinkSync(tmp);
       } catch {
-        // never created
+        // gone already
       }
     }
   }
+  unwritten.length = 0;
+}
+
+/**
+ * Forgets the caches this process would write: `amux daemon run` turns the CLI's process into the
+ * daemon, whose V8 flags (ADR 0042, ADR 0029) a CLI's cache must not be written under.
+ */
+export function forgetCaches(): void {
   unwritten.length = 0;
 }
 

@@ -8,7 +8,7 @@ import { ensureDir, type AmuxPaths } from '../paths.js';
 import { ROUTES } from '../protocol/routes.js';
 import { isNotRunning, send } from './http.js';
 import { daemonEnv, DAEMON_NODE_FLAGS } from '../daemon-options.js';
-import { DAEMON_CACHE_AFTER_MS, requireBundle } from '../cli/code-cache.js';
+import { forgetCaches } from '../cli/code-cache.js';
 
 const START_TIMEOUT_MS = 15_000;
 
@@ -19,7 +19,9 @@ export function daemonEntry(): string {
 
 /** `amux daemon run`: the daemon in this process, until it is stopped. */
 export function runDaemonHere(): Promise<never> {
-  requireBundle(daemonEntry(), DAEMON_CACHE_AFTER_MS);
+  // Not from the code cache: this process lacks the daemon's V8 flags, and gets them as it runs (ADR 0069).
+  forgetCaches();
+  require(daemonEntry());
   return new Promise<never>(() => undefined);
 }
 

@@ -78,7 +78,7 @@ export interface LookMemory {
   printedAt?: number;
   /** Since when `bytes` has not changed (and, for TCP connections, no bytes moved on them: ADR 0061). */
   quietSince: number;
-  /** The members that conversed over a TCP connection with bytes on it, at this look or an earlier one, kept while they live (ADR 0061 amended). */
+  /** The members of a conversation with bytes on its TCP connections (without `ss`: any), at this look or an earlier one, kept while they live (ADR 0061 amended). */
   conversed?: number[];
   /** The look's samples, which stand for the next look while none of its threads has run (ADR 0041). */
   fg?: Foreground;

@@ -115,7 +115,7 @@ export async function runDaemon(): Promise<void> {
     process.on('SIGTERM', () => void stop());
     process.on('SIGINT', () => void stop());
     process.on('SIGHUP', () => undefined);
-    log(`listening on ${paths.socket} (${tmuxVersion}; tmux calls ${{ off: 'as processes', 'own-server': 'through one control-mode client on a server it starts', 'any-server': 'through one control-mode client' }[ctx.tmux.use]}, ADR 0067)`);
+    log(`listening on ${paths.socket} (${tmuxVersion}; tmux calls ${{ off: 'as processes', 'own-server': 'through one control-mode client on a server it starts', 'any-server': 'through one control-mode client' }[ctx.tmux.use]}, ADR 0067; ${codeCacheUse()})`);
   } catch (err) {
     const e = startError(err);
     log(`cannot start: ${e.message}`);
@@ -137,6 +137,18 @@ export async function runDaemon(): Promise<void> {
  * and a missing tmux exit 4; anything else (an unusable database, an unwritable home) is exit 3,
  * the daemon cannot be started, with the reason.
  */
+/**
+ * How this daemon's bundle was compiled, as the loader recorded it (`CACHE_USE` of
+ * src/cli/code-cache.ts, a global: the loader is not bundled into the daemon; ADR 0069).
+ */
+function codeCacheUse(): string {
+  const uses = (globalThis as { [k: symbol]: Record<string, string> | undefined })[Symbol.for('amux.codeCache')] ?? {};
+  const use = Object.entries(uses).find(([file]) => file.endsWith('amuxd.js'))?.[1];
+  if (use === 'read') return 'its code from the code cache, ADR 0069';
+  if (use === 'written') return 'its code compiled, its code cache written 2 s in, ADR 0069';
+  return 'its code compiled without a code cache, ADR 0069';
+}
+
 function startError(err: unknown): AmuxError {
   const e = toAmuxError(err);
   if (e.exitCode !== EXIT.failed) return e;

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { readFileSync, statSync, existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { amuxHome } from '../helpers/amux.js';
+import { amuxHome, sleep } from '../helpers/amux.js';
 
 describe('amux daemon', () => {
   test('status exits 3 when not running; start, status --json, stop', async (t) => {
@@ -47,6 +47,24 @@ describe('amux daemon', () => {
     assert.match(out, /^arena=unset$/m);
     const server = Number(h.tmux(['display-message', '-p', '#{pid}']).trim());
     assert.ok(server > 0 && !environ(server).some((e) => e.startsWith('MALLOC_ARENA_MAX=')), 'the tmux server started without it');
+  });
+
+  test('the daemon runs from its code cache (ADR 0069): written beside its bundle, then read by the next daemon', async (t) => {
+    const dir = join(__dirname, '..', '..', 'src', 'daemon');
+    const caches = () => readdirSync(dir).filter((f) => f.startsWith('amuxd.js.') && f.endsWith('.cache'));
+    const first = amuxHome(t);
+    await first.ok(['run', '-w', '--', 'true']);
+    const cmdline = readFileSync(`/proc/${first.daemonPid()!}/cmdline`, 'utf8').split('\0');
+    assert.ok(cmdline.some((a) => a.endsWith('/cli/code-cache.js')) && cmdline.some((a) => a.endsWith('/daemon/amuxd.js')), cmdline.join(' '));
+    // Written 2 s after the start of this daemon, or of one an earlier test started.
+    const deadline = Date.now() + 60_000;
+    while (caches().length === 0 && Date.now() < deadline) await sleep(100);
+    assert.deepEqual(caches().length, 1, `one code cache in ${dir}`);
+    assert.equal(statSync(join(dir, caches()[0]!)).mode & 0o777, 0o644, 'readable by all, as the bundle');
+    // The next daemon reads it: had V8 rejected it (flags the writer set after its start, ADR 0069), it would compile.
+    const next = amuxHome(t);
+    await next.ok(['run', '-w', '--', 'true']);
+    assert.match(readFileSync(join(next.home, 'daemon.log'), 'utf8'), /listening on .*its code from the code cache, ADR 0069\)/);
   });
 
   test('a MALLOC_ARENA_MAX of the caller is the daemon’s and its sessions’', async (t) => {

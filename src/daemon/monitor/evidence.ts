@@ -154,7 +154,8 @@ export class Evidence {
    * checked against a table at most FRESH_MS old; otherwise a table TABLE_MS old serves.
    */
   private conversation(s: SessionRecord, fg: Foreground, prev: LookMemory | undefined, now: number): { bytes: number | null; printedAt?: number; quietSince: number; members: number[]; sticky?: ReadonlySet<number>; awaiting?: boolean } {
-    // Carried from earlier looks: members that held a TCP connection with bytes on it, while they live.
+    // Carried from earlier looks, while they live: the members of a look that found bytes on their
+    // TCP connections (without `ss`: every member).
     const kept = (prev?.conversed ?? []).filter((pid) => fg.procs.some((p) => p.pid === pid));
     const members = [...new Set([...fg.conversing, ...kept])];
     if (members.length === 0) return { bytes: null, quietSince: now, members };
@@ -180,12 +181,14 @@ export class Evidence {
     }
     if (tcp === null || tcp.lastDataAt === null) {
       // No TCP connection (or no `ss`): what they read and their socket threads' wake-ups (ADR 0048).
-      // Members found so at this look only are not carried: a socket whose other end was not known
-      // yet (asyncio's self-pipe while `ss` was not asked again) would make the program converse
-      // for as long as it lives, and a clock it redraws keep it working (ADR 0061 amended).
+      // With `ss`, members found so at this look only are not carried: a socket whose other end was
+      // not known yet (asyncio's self-pipe while `ss` was not asked again) would make the program
+      // converse for as long as it lives, and a clock it redraws keep it working (ADR 0061
+      // amended). Without `ss` no connection is ever seen: every member is carried, as before.
       const read = fg.rchar === null ? null : fg.rchar + size;
       const quietSince = read !== null && prev?.bytes === read ? prev.quietSince : now;
-      return { bytes: read, quietSince, members: kept, sticky: new Set(kept), awaiting: tcp === null ? undefined : false };
+      const carried = tcp === null ? members : kept;
+      return { bytes: read, quietSince, members: carried, sticky: new Set(carried), awaiting: tcp === null ? undefined : false };
     }
     if (atRest) return { bytes, printedAt, quietSince: 0, members, sticky: new Set(members), awaiting: false };
     // Working: since it printed or bytes moved on its connections, whichever is later. Idle (it
