@@ -4,15 +4,16 @@ import { dirname, join } from 'node:path';
 import { Script } from 'node:vm';
 
 /**
- * The CLI's bundles compiled from V8's code cache (ADR 0069). A bundle is most of what a command
- * costs over `node -e 0`: compiling it, and the functions a command calls, is work that gives the
- * same result each time. The first run of a build compiles as node would and, when it exits, writes
- * what V8 compiled (the functions that run ran included) next to the bundle; later runs read it
- * instead. The cache is named by the build (`BUILD_ID_FILE`, written by scripts/bundle.ts), the
- * bundle's modification time and node's version, so another build or another node never reads it; V8 checks it again (its version,
- * its flags, the source's length) and compiles afresh when it does not fit. A tree that cannot be
- * written (an install owned by another user) runs without one, as node would; so does a process
- * with `--enable-source-maps` (node maps only what its own require compiled).
+ * amux's bundles (the CLI's and the daemon's) compiled from V8's code cache (ADR 0069). A bundle is
+ * most of what a command costs over `node -e 0`: compiling it, and the functions a command calls,
+ * is work that gives the same result each time. The first run of a build compiles as node would
+ * and, when it exits, writes what V8 compiled (the functions that run included) next to the
+ * bundle; later runs read it instead. The cache is named by the build (`BUILD_ID_FILE`, written by
+ * scripts/bundle.ts), the bundle's modification time and node's version, so another build or
+ * another node never reads it; V8 checks it again (its version, its flags, the source's length)
+ * and compiles afresh when it does not fit. A tree that cannot be written (an install owned by
+ * another user) runs without one, as node would; so does a process with `--enable-source-maps`
+ * (node maps only what its own require compiled).
  *
  * This file is loaded by node's own `require`, never bundled (scripts/bundle.ts): bin/amux uses it
  * for `bundle.js`, the bundles use it for the bundles they load, the launcher runs the daemon's
@@ -34,17 +35,20 @@ function recordUse(file: string, use: CacheUse): void {
 
 /** Scripts whose cache this process found missing or unfit: written when it exits. */
 const unwritten: { script: Script; cache: string }[] = [];
-let buildId: string | null | undefined;
+/** The build id of each folder of bundles read so far. */
+const ids = new Map<string, string | null>();
 
-/** The build's id: null in a tree without one (compiled by tsc alone: no cache). */
+/** The build's id beside the bundles in `dir`: null in a tree without one (compiled by tsc alone: no cache). */
 function idOf(dir: string): string | null {
-  if (buildId !== undefined) return buildId;
+  let id = ids.get(dir);
+  if (id !== undefined) return id;
   try {
-    buildId = /^[0-9a-f]{8,64}$/.exec(readFileSync(join(dir, BUILD_ID_FILE), 'latin1').trim())?.[0] ?? null;
+    id = /^[0-9a-f]{8,64}$/.exec(readFileSync(join(dir, BUILD_ID_FILE), 'latin1').trim())?.[0] ?? null;
   } catch {
-    buildId = null;
+    id = null;
   }
-  return buildId;
+  ids.set(dir, id);
+  return id;
 }
 
 /**
@@ -157,17 +161,17 @@ export function forgetCaches(): void {
  */
 export const DAEMON_CACHE_AFTER_MS = 2000;
 
-// `node code-cache.js BUNDLE`: the daemon's process (src/client/launcher.ts), its bundle from the cache.
-if (require.main === module && process.argv[2] !== undefined) {
-  const bundle = process.argv[2];
-  process.argv.splice(1, 1); // the bundle is the script, as when node runs it
-  requireBundle(bundle, DAEMON_CACHE_AFTER_MS);
-}
-
 /**
  * `import(specifier)` for the bundles: an ES module (chalk, ink) resolved from this folder, as the
  * bundles' own would be (they live beside it).
  */
 export function importModule<T>(specifier: string): Promise<T> {
   return import(specifier) as Promise<T>;
+}
+
+// `node code-cache.js BUNDLE`: the daemon's process (src/client/launcher.ts), its bundle from the cache.
+if (require.main === module && process.argv[2] !== undefined) {
+  const bundle = process.argv[2];
+  process.argv.splice(1, 1); // the bundle is the script, as when node runs it
+  requireBundle(bundle, DAEMON_CACHE_AFTER_MS);
 }

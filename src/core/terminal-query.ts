@@ -10,8 +10,12 @@
  * reports (`CSI 11|13|14|15|16|18|19|20|21 t`), colour and clipboard queries (`OSC 4;N;?`,
  * `OSC 10..19;?`, `OSC 52;…;?`), XTGETTCAP and DECRQSS (`DCS + q …`, `DCS $ q …`). Printable output
  * after a query means the program went on: no question pending.
+ *
+ * The escape grammar is the attention scan's (core/attention-scan.ts, the VT500 parser's): CAN and
+ * SUB abort a sequence; an ESC in an OSC that does not start ST cancels it; DCS, SOS, PM and APC
+ * strings end at ST, and their contents are not output.
  */
-const ESC = 0x1b, BEL = 0x07;
+const ESC = 0x1b, BEL = 0x07, CAN = 0x18, SUB = 0x1a;
 const MAX_KEPT = 64;
 
 const WINDOW_REPORTS = new Set(['11', '13', '14', '15', '16', '18', '19', '20', '21']);
@@ -48,7 +52,7 @@ export function dcsAsks(payload: string): boolean {
   return payload.startsWith('+q') || payload.startsWith('$q');
 }
 
-type Mode = 'ground' | 'esc' | 'csi' | 'osc' | 'oscEsc' | 'dcs' | 'dcsEsc' | 'other';
+type Mode = 'ground' | 'esc' | 'csi' | 'osc' | 'oscEsc' | 'dcs' | 'dcsEsc' | 'str' | 'strEsc' | 'other';
 
 /**
  * Whether `tail` (the newest bytes of a session's output) has a query to the terminal after its
@@ -63,6 +67,10 @@ export function asksTerminal(tail: Uint8Array): boolean {
   };
   for (let i = 0; i < tail.length; i++) {
     const b = tail[i]!;
+    if ((b === CAN || b === SUB) && mode !== 'ground') {
+      mode = 'ground';
+      continue;
+    }
     switch (mode) {
       case 'ground':
         if (b === ESC) mode = 'esc';
@@ -70,7 +78,7 @@ export function asksTerminal(tail: Uint8Array): boolean {
         break;
       case 'esc':
         kept = '';
-        mode = b === 0x5b ? 'csi' : b === 0x5d ? 'osc' : b === 0x50 ? 'dcs' : b === ESC ? 'esc' : b >= 0x20 && b <= 0x2f ? 'other' : 'ground';
+        mode = b === 0x5b ? 'csi' : b === 0x5d ? 'osc' : b === 0x50 ? 'dcs' : b === 0x58 || b === 0x5e || b === 0x5f ? 'str' : b === ESC ? 'esc' : b >= 0x20 && b <= 0x2f ? 'other' : 'ground';
         break;
       case 'other':
         if (b >= 0x30 && b <= 0x7e) mode = 'ground';
@@ -106,6 +114,12 @@ export function asksTerminal(tail: Uint8Array): boolean {
       case 'dcsEsc':
         if (b === 0x5c && dcsAsks(kept)) pending = true;
         mode = b === 0x5c ? 'ground' : 'dcs';
+        break;
+      case 'str':
+        if (b === ESC) mode = 'strEsc';
+        break;
+      case 'strEsc':
+        mode = b === 0x5c ? 'ground' : 'str';
         break;
     }
   }

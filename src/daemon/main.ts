@@ -133,11 +133,6 @@ export async function runDaemon(): Promise<void> {
 }
 
 /**
- * Why the daemon cannot start, as the CLI reports it: a bad setting stays a usage error (exit 2)
- * and a missing tmux exit 4; anything else (an unusable database, an unwritable home) is exit 3,
- * the daemon cannot be started, with the reason.
- */
-/**
  * How this daemon's bundle was compiled, as the loader recorded it (`CACHE_USE` of
  * src/cli/code-cache.ts, a global: the loader is not bundled into the daemon; ADR 0069).
  */
@@ -149,6 +144,11 @@ function codeCacheUse(): string {
   return 'its code compiled without a code cache, ADR 0069';
 }
 
+/**
+ * Why the daemon cannot start, as the CLI reports it: a bad setting stays a usage error (exit 2)
+ * and a missing tmux exit 4; anything else (an unusable database, an unwritable home) is exit 3,
+ * the daemon cannot be started, with the reason.
+ */
 function startError(err: unknown): AmuxError {
   const e = toAmuxError(err);
   if (e.exitCode !== EXIT.failed) return e;

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { REPLY_WAIT_MS } from '../../src/daemon/monitor/evidence.js';
@@ -9,12 +8,9 @@ const FIXTURE = join(__dirname, '..', '..', '..', 'test', 'fixtures', 'terminal'
 
 describe('a query to the terminal (ADR 0068)', () => {
   const h = amuxHome({ after });
-  const tmp = mkdtempSync('/tmp/amux-query-');
-  after(() => rmSync(tmp, { recursive: true, force: true }));
 
   test('a program that asked the terminal something and waits on it is working (terminal reply) until it prints its prompt', async () => {
-    const go = join(tmp, 'go');
-    const id = await h.ok(['run', '--', 'python3', FIXTURE, go]);
+    const id = await h.ok(['run', '--', 'python3', FIXTURE]);
     // Its first looks find it on the terminal alone, its output ending with the two queries.
     const asking = await h.until(id, (x) => x.reason === 'terminal reply' || x.status !== 'working');
     if (asking.reason !== 'terminal reply') {
@@ -25,7 +21,7 @@ describe('a query to the terminal (ADR 0068)', () => {
       const at = (to: string) => Date.parse(events.find((e) => e.type === 'state_changed' && e.data.to === to).createdAt);
       assert.ok(at('idle') - at('working') >= REPLY_WAIT_MS, `idle ${at('idle') - at('working')} ms after its start, before the answer's wait ended: ${JSON.stringify(asking)}`);
     }
-    writeFileSync(go, '');
+    await h.ok(['send', id, 'go']);
     const prompt = await h.until(id, (x) => x.status === 'idle');
     assert.equal(prompt.reason, 'reading the terminal');
     await h.ok(['kill', id]);

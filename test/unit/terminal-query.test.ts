@@ -24,6 +24,13 @@ describe('a query to the terminal at the end of the output (ADR 0068)', () => {
     assert.equal(asks('$ \x1b[6n'), true);
     assert.equal(asks('\x1b]11;?\x1b[0m> '), false, 'an OSC cut by another sequence still leaves the prompt printed after it');
   });
+  test('the attention scan\'s grammar: CAN and SUB abort a query; SOS, PM and APC strings are not output', () => {
+    assert.equal(asks('$ \x1b[6\x18'), false, 'CAN aborts it');
+    assert.equal(asks('$ \x1b]11;\x1a'), false, 'SUB aborts it');
+    assert.equal(asks('$ \x1b[6n\x1b_apc text\x1b\\'), true, 'an APC string prints nothing');
+    assert.equal(asks('$ \x1b[c\x1b^pm\x1b\\\x1bXsos\x1b\\'), true);
+    assert.equal(asks('$ \x1b[c\x1b_apc\x1b\\>'), false, 'printed after the string');
+  });
   test('a tail that starts inside a sequence reads its first bytes as output', () => {
     assert.equal(asks('5;1H text \x1b[c'), true);
     assert.equal(asks('?\x1b\\'), false);
