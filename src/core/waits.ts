@@ -66,7 +66,8 @@ export type Syscall =
   | { call: 'select'; addrs: bigint[]; count: number; timed: boolean }
   | { call: 'sleep' }
   | { call: 'restart' }
-  | { call: 'other'; wait: WaitKind };
+  | { call: 'other'; wait: WaitKind }
+  | { call: 'running' };
 
 type Shape = 'read' | 'write' | 'epoll' | 'poll' | 'select' | 'sleep' | 'restart' | 'children' | 'lock' | 'accept' | 'network';
 /** Blocking system calls by number, per architecture, and where their time limit is: an int (negative: none) or a pointer (NULL: none). */
@@ -87,10 +88,14 @@ const SYSCALLS: Record<string, Record<number, [Shape, { arg: number; type: 'int'
   },
 };
 
-/** The blocking call in a `/proc/PID/syscall` line; null when running, unreadable, or outside the table. */
+/**
+ * The blocking call in a `/proc/PID/syscall` line; `running` when the thread runs (it woke after
+ * its `stat` was read: not a wait at all); null when unreadable or outside the table.
+ */
 export function decodeSyscall(arch: string, line: string | null): Syscall | null {
   if (!line) return null;
   const f = line.trim().split(' ');
+  if (f[0] === 'running') return { call: 'running' };
   const known = SYSCALLS[arch]?.[Number(f[0])];
   if (!known || f.length < 7 || !f.slice(1, 7).every((a) => a.startsWith('0x'))) return null;
   const arg = (i: number) => BigInt(f[i]!);

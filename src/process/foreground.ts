@@ -43,17 +43,23 @@ const read = readProc;
  */
 const lastWaits = new Map<number, Wait & { at: number }>();
 type Wait = { wait: WaitKind; on: Target[] | null; timed?: boolean };
+/** A thread `stat` showed asleep that runs by the time its system call is read. */
+const RAN = 'ran' as const;
 
 /**
  * What a sleeping thread waits on: its blocking system call, and for a wait on descriptors what
  * they are; the wait channel when the call is unreadable (another user's process, Yama) or
  * outside the table, and then every descriptor it has open stands in for those it waits on.
  */
-function waitOf(pid: number, task: string, tid: number, arch: string, scope?: Scope): Wait {
+function waitOf(pid: number, task: string, tid: number, arch: string, scope?: Scope): Wait | typeof RAN {
   const line = read(`${task}/syscall`);
   const call = decodeSyscall(arch, line);
   if (call) {
     switch (call.call) {
+      // It woke between the two reads: running, not an unknown wait. `yes` beside a busy tmux shows
+      // this at about one read in thirty; taken as unknown, the screen decided, and `yes`'s screen
+      // never changes: `idle (screen stable)` for that look.
+      case 'running': return RAN;
       case 'restart': return lastWaits.get(tid) ?? { wait: 'timer', on: null }; // nanosleep is what most programs resume
       case 'sleep': return remember(tid, { wait: 'timer', on: null });
       case 'other': return remember(tid, { wait: call.wait, on: null });
@@ -115,7 +121,8 @@ const ticksOf = (f: string[]) => Number(f[STAT.utime]) + Number(f[STAT.stime]);
 function threadsOf(pid: number, fields: string[], r: Reading, tids?: string[]): ThreadSample[] {
   const sample = (tid: number, f: string[], task: string, readWait = true): ThreadSample => {
     const state = f[STAT.state]!;
-    const w: Wait = state === 'S' && readWait ? waitOf(pid, task, tid, r.arch, r.scope) : { wait: state === 'D' ? 'disk' : 'unknown', on: null };
+    const w: Wait | typeof RAN = state === 'S' && readWait ? waitOf(pid, task, tid, r.arch, r.scope) : { wait: state === 'D' ? 'disk' : 'unknown', on: null };
+    if (w === RAN) return { tid, state: 'R', wait: 'unknown', on: null, ticks: ticksOf(f) };
     return { tid, state, ...w, ticks: ticksOf(f) };
   };
   if (Number(fields[STAT.threads]) <= 1) return [sample(pid, fields, `/proc/${pid}`)];

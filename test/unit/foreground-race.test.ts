@@ -1,0 +1,43 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { readForeground } from '../../src/process/foreground.js';
+
+const has = (cmd: string) => spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0;
+
+/** Polls `check` every 20 ms until it gives a value; fails after `ms` (a bound on a wait, never a timed assertion). */
+async function until<T>(what: string, check: () => T | undefined | null, ms = 30_000): Promise<T> {
+  for (const deadline = Date.now() + ms; ; await new Promise((r) => setTimeout(r, 20))) {
+    const v = check();
+    if (v !== undefined && v !== null) return v;
+    if (Date.now() > deadline) throw new Error(`never: ${what}`);
+  }
+}
+
+test('a thread that wakes between its stat and its system call is running, never an unknown wait (yes on a pane)', async (t) => {
+  if (!has('tmux') || !has('yes')) return t.skip('tmux and yes are needed');
+  const socket = `amux-fg-race-${process.pid}`;
+  const tmux = (...args: string[]) => spawnSync('tmux', ['-L', socket, '-f', '/dev/null', ...args], { encoding: 'utf8' });
+  try {
+    assert.equal(tmux('new-session', '-d', '-x', '80', '-y', '24', 'bash --norc --noprofile').status, 0);
+    const shell = Number(tmux('display-message', '-p', '#{pane_pid}').stdout.trim());
+    tmux('send-keys', 'yes', 'Enter');
+    await until('yes owns the terminal', () => readForeground(shell, true)?.procs.find((p) => p.comm === 'yes'));
+    // `yes` alternates between running and its write waiting for tmux: `stat` and `syscall` are two
+    // reads, and it often wakes between them (measured: one read in thirty beside a busy tmux).
+    const states = new Map<string, number>();
+    const unknown: string[] = [];
+    for (let i = 0; i < 3000; i++) {
+      const fg = readForeground(shell, true);
+      for (const th of fg?.procs.find((p) => p.comm === 'yes')?.threads ?? []) {
+        states.set(th.state, (states.get(th.state) ?? 0) + 1);
+        if (th.state === 'S' && th.wait === 'unknown') unknown.push(`look ${i}`);
+      }
+    }
+    t.diagnostic(`states seen: ${JSON.stringify(Object.fromEntries(states))}`);
+    assert.ok((states.get('S') ?? 0) > 0 && (states.get('R') ?? 0) > 0, 'yes was seen both waiting and running');
+    assert.deepEqual(unknown, [], 'a sleeping yes whose wait was not read');
+  } finally {
+    tmux('kill-server');
+  }
+});
