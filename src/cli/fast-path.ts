@@ -2,11 +2,14 @@ import type { PsOptions } from './commands/ps.js';
 import type { RunOptions } from './commands/run.js';
 import { parseLabelArg } from '../core/labels.js';
 import type { StateFlags } from './commands/state.js';
-import { durationOption, envOption, parseExecWords, type ExecFlags } from './parse.js';
+import type { SendFlags } from './commands/send.js';
+import type { WaitFlags } from './commands/wait.js';
+import { durationOption, envOption, intOption, parseExecWords, type ExecFlags } from './parse.js';
 
 /**
- * `amux ps`, `amux run`, `amux exec` and `amux state` (agents' hooks) are what scripts and agents call in loops, and loading commander is a
- * third of their time budget (scripts/PERFORMANCE.md, ADR 0008). Their plain forms are parsed here; anything else
+ * `amux ps`, `amux run`, `amux exec`, `amux wait`, `amux send` and `amux state` (agents' hooks) are what scripts and agents call in
+ * loops, and loading commander with the whole CLI costs more than node's own start (`wait` took 112 ms of CPU that way, 72 ms
+ * here: scripts/PERFORMANCE.md, ADR 0008, ADR 0070). Their plain forms are parsed here; anything else
  * (help, unknown or bundled flags, other commands) returns null and goes through commander.
  * test/unit/fast-path.test.ts checks that both parsers agree.
  */
@@ -15,6 +18,8 @@ export type FastCommand =
   | { command: 'run'; cmd: string[]; opts: RunOptions }
   | { command: 'exec'; ref: string; cmd: string[]; opts: ExecFlags }
   | { command: 'state'; state: string; opts: StateFlags }
+  | { command: 'wait'; refs: string[]; opts: WaitFlags }
+  | { command: 'send'; ref: string; words: string[]; opts: SendFlags }
   /** `amux daemon dial-stdio`, the far end of every remote request (src/guides/remote.md). */
   | { command: 'dial-stdio' }
   /** `amux --version` (`-V`): commander would print the same line. */
@@ -28,6 +33,8 @@ export function parseFast(args: readonly string[]): FastCommand | null {
   if (args[0] === 'run') return parseFastRun(args);
   if (args[0] === 'exec') return parseFastExec(args);
   if (args[0] === 'state') return parseFastState(args);
+  if (args[0] === 'wait') return parseFastWait(args);
+  if (args[0] === 'send') return parseFastSend(args);
   if (args[0] === 'daemon' && args[1] === 'dial-stdio' && args.length === 2) return { command: 'dial-stdio' };
   if ((args[0] === '--version' || args[0] === '-V') && args.length === 1) return { command: 'version' };
   return null;
@@ -116,4 +123,66 @@ export function parseFastState(args: readonly string[]): FastCommand | null {
     else state = a;
   }
   return state === undefined ? null : { command: 'state', state, opts };
+}
+
+/**
+ * The options and operands of a verb whose options may stand anywhere among its operands
+ * (commander's default): `flags` take no value, `values` one (`--x V` or `--x=V`, never one that
+ * starts with `-`); after `--` every word is an operand. null for anything else (help, an unknown
+ * or bundled flag, a missing value): commander then parses it, with its errors.
+ */
+function optionsAndOperands(args: readonly string[], flags: Record<string, string>, values: Record<string, string>): { opts: Record<string, string | true>; operands: string[] } | null {
+  const opts: Record<string, string | true> = {};
+  const operands: string[] = [];
+  for (let i = 1; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '--') {
+      operands.push(...args.slice(i + 1));
+      break;
+    }
+    if (!a.startsWith('-') || a === '-') {
+      operands.push(a);
+      continue;
+    }
+    const eq = a.startsWith('--') ? a.indexOf('=') : -1;
+    const flag = eq > 0 ? a.slice(0, eq) : a;
+    const value = values[flag];
+    if (value) {
+      if (eq > 0) opts[value] = a.slice(eq + 1);
+      else if (i + 1 < args.length && !args[i + 1]!.startsWith('-')) opts[value] = args[++i]!;
+      else return null;
+    } else if (flags[a]) opts[flags[a]] = true;
+    else return null;
+  }
+  return { opts, operands };
+}
+
+/** `wait [--until S] [--timeout D] [--after N] [--since-offset N] [--any] [--json] ID…`. */
+export function parseFastWait(args: readonly string[]): FastCommand | null {
+  if (args[0] !== 'wait') return null;
+  const got = optionsAndOperands(args, { '--any': 'any', '--json': 'json' }, { '--until': 'until', '--timeout': 'timeout', '--after': 'after', '--since-offset': 'sinceOffset' });
+  if (!got || got.operands.length === 0) return null;
+  const o = got.opts;
+  const opts: WaitFlags = {};
+  if (typeof o.until === 'string') opts.until = o.until;
+  if (typeof o.timeout === 'string') opts.timeout = durationOption('--timeout')(o.timeout);
+  if (typeof o.after === 'string') opts.after = intOption('--after')(o.after);
+  if (typeof o.sinceOffset === 'string') opts.sinceOffset = intOption('--since-offset')(o.sinceOffset);
+  if (o.any) opts.any = true;
+  if (o.json) opts.json = true;
+  return { command: 'wait', refs: got.operands, opts };
+}
+
+/** `send [--no-enter] [--keys] [--when W] [--timeout D] [--json] ID [TEXT…]`. */
+export function parseFastSend(args: readonly string[]): FastCommand | null {
+  if (args[0] !== 'send') return null;
+  const got = optionsAndOperands(args, { '--no-enter': 'noEnter', '--keys': 'keys', '--json': 'json' }, { '--when': 'when', '--timeout': 'timeout' });
+  if (!got || got.operands.length === 0) return null;
+  const o = got.opts;
+  const opts: SendFlags = { enter: o.noEnter !== true };
+  if (o.keys) opts.keys = true;
+  if (typeof o.when === 'string') opts.when = o.when;
+  if (typeof o.timeout === 'string') opts.timeout = durationOption('--timeout')(o.timeout);
+  if (o.json) opts.json = true;
+  return { command: 'send', ref: got.operands[0]!, words: got.operands.slice(1), opts };
 }

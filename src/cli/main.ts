@@ -46,6 +46,11 @@ export async function main(argv: string[]): Promise<number> {
       if (fast.command === 'dial-stdio') return await (require('./dial-stdio.js') as typeof import('./dial-stdio.js')).dialStdio();
       if (fast.command === 'ps') return await (require('./commands/ps.js') as typeof import('./commands/ps.js')).psCommand(newClient(), fast.opts);
       if (fast.command === 'state') return await (require('./commands/state.js') as typeof import('./commands/state.js')).stateCommand(newClient, fast.state, fast.opts);
+      if (fast.command === 'wait') return await (require('./commands/wait.js') as typeof import('./commands/wait.js')).waitCommand(new (require('./refs.js') as typeof import('./refs.js')).Router(), fast.refs, fast.opts);
+      if (fast.command === 'send') {
+        const target = new (require('./refs.js') as typeof import('./refs.js')).Router().route(fast.ref);
+        return await (require('./commands/send.js') as typeof import('./commands/send.js')).sendCommand(target.client, target.ref, fast.words, fast.opts);
+      }
       if (fast.command === 'exec') {
         const target = fast.ref.includes(':') ? new (require('./refs.js') as typeof import('./refs.js')).Router().route(fast.ref) : { client: newClient(), ref: fast.ref };
         return await (require('./commands/exec.js') as typeof import('./commands/exec.js')).execCommand(target.client, target.ref, fast.cmd, fast.opts);

@@ -151,3 +151,78 @@ describe('parseFastState agrees with commander', () => {
     assert.deepEqual(parseFast(['ps', '--attention', '-q']), { command: 'ps', opts: { attention: true, quiet: true } });
   });
 });
+
+/** What commander makes of an argv for a verb whose action takes (operands…, opts): each operand argument, then the options. */
+async function verbViaCommander(verb: string, args: string[]): Promise<unknown[]> {
+  const program = buildProgram(() => undefined);
+  let seen: unknown[] | undefined;
+  program.commands.find((c) => c.name() === verb)!.action((...got: unknown[]) => {
+    seen = got.slice(0, -1).map((x) => (x !== null && typeof x === 'object' && !Array.isArray(x) ? { ...x } : x));
+  });
+  await program.parseAsync(['node', 'amux', ...args]);
+  return seen!;
+}
+
+const defined = (o: object) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
+
+describe('parseFastWait agrees with commander', () => {
+  const cases = [
+    ['wait', 'abc'],
+    ['wait', 'a', 'b', 'c'],
+    ['wait', '--until', 'idle', 'repl'],
+    ['wait', 'web', '--until', 'output:listening on', '--timeout', '1m'],
+    ['wait', '--any', '--until=attention', 'build', 'test', '--json'],
+    ['wait', '--after', '42', '--since-offset=1024', '--until', 'output:x', 'id1'],
+    ['wait', 'host:abc', '--timeout=90s'],
+    ['wait', '--', 'abc'],
+  ];
+  for (const args of cases) {
+    test(args.join(' '), async () => {
+      const fast = parseFast(args);
+      assert.ok(fast && fast.command === 'wait', 'the fast path takes it');
+      const [refs, opts] = await verbViaCommander('wait', args);
+      assert.deepEqual({ refs: fast.refs, opts: fast.opts }, { refs, opts: defined(opts as object) });
+    });
+  }
+
+  test('anything else goes to commander', () => {
+    for (const args of [['wait'], ['wait', '--help'], ['wait', '-h', 'x'], ['wait', 'x', '--until'], ['wait', 'x', '--until', '-q'], ['wait', 'x', '--bogus'], ['wait', '--json']]) {
+      assert.equal(parseFast(args), null, args.join(' '));
+    }
+  });
+
+  test('a bad --timeout or --after is the same usage error on both paths', async () => {
+    const isUsage = (e: any) => e.code === 'usage' && e.exitCode === 2;
+    for (const args of [['wait', 'x', '--timeout', 'soon'], ['wait', 'x', '--after', '1.5']]) {
+      assert.throws(() => parseFast(args), isUsage);
+      await assert.rejects(verbViaCommander('wait', args), isUsage);
+    }
+  });
+});
+
+describe('parseFastSend agrees with commander', () => {
+  const cases = [
+    ['send', 'repl', 'print(1 + 1)'],
+    ['send', 'repl', 'two', 'words'],
+    ['send', '--keys', 'repl', 'C-c'],
+    ['send', '--json', 'repl', '2+2'],
+    ['send', 'repl', '--no-enter', 'partial'],
+    ['send', '--when', 'idle', '--timeout', '1m', 'repl', 'exit()'],
+    ['send', '--when=ready', 'repl', '--', '-n', '--json'],
+    ['send', 'repl'],
+  ];
+  for (const args of cases) {
+    test(args.join(' '), async () => {
+      const fast = parseFast(args);
+      assert.ok(fast && fast.command === 'send', 'the fast path takes it');
+      const [ref, words, opts] = await verbViaCommander('send', args);
+      assert.deepEqual({ ref: fast.ref, words: fast.words, opts: fast.opts }, { ref, words, opts: defined(opts as object) });
+    });
+  }
+
+  test('anything else goes to commander', () => {
+    for (const args of [['send'], ['send', '--help'], ['send', 'x', '-n'], ['send', 'x', '--when'], ['send', 'x', '--keys=1'], ['send', '--json']]) {
+      assert.equal(parseFast(args), null, args.join(' '));
+    }
+  });
+});
