@@ -29,7 +29,16 @@ export class Queue {
   constructor(private readonly ctx: DaemonContext) {}
 
   start(): void {
-    this.ctx.bus.on('change', () => this.pump());
+    // Once per turn of the event loop, however many changes it made: a run makes a dozen (ADR 0070).
+    let due = false;
+    this.ctx.bus.on('change', () => {
+      if (due) return;
+      due = true;
+      setImmediate(() => {
+        due = false;
+        this.pump();
+      });
+    });
   }
 
   /** The daemon is stopping: pending sessions wait for the next one. */

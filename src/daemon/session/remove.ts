@@ -1,4 +1,4 @@
-import { readdirSync, rmSync } from 'node:fs';
+import { readdirSync, rmdirSync, rmSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { renderPlain } from '../../core/log-render.js';
 import { stripMarkers } from '../../core/markers.js';
@@ -22,13 +22,32 @@ function lastOutput(ctx: DaemonContext, s: SessionRecord): string {
 }
 
 /**
+ * Removes a session's directory: one listing per directory, then each entry once. Half the system
+ * calls of `rmSync(…, { recursive: true })`, which first tries `rmdir` on every directory and
+ * stats every entry (0.45 against 0.9 ms of CPU per session, ADR 0070). Anything unexpected (an
+ * entry gone or added meanwhile, a permission, no directory at all) is left to `rmSync`.
+ */
+export function removeDir(dir: string): void {
+  try {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, e.name);
+      if (e.isDirectory()) removeDir(path);
+      else unlinkSync(path);
+    }
+    rmdirSync(dir);
+  } catch {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
  * Deletes the files of sessions: their directory (log, jobs, rcfile) and their exit-status files.
  * `keepDir`: the directory stays (a restarted run's log, src/guides/sessions.md "Restart, labels, groups").
  */
 export function removeSessionFiles(ctx: DaemonContext, ids: readonly string[], keepDir = false): void {
   const set = new Set(ids);
   for (const id of ids) {
-    if (!keepDir) rmSync(sessionPaths(ctx.paths, id).dir, { recursive: true, force: true });
+    if (!keepDir) removeDir(sessionPaths(ctx.paths, id).dir);
     // A restart under way (restart.ts removes the ended run, then makes the next) stays cancellable
     // by `kill NAME` until its next session exists (kill.ts).
     const due = ctx.runtime.get(id)?.restartDue;
@@ -66,7 +85,7 @@ function trimRunLogs(ctx: DaemonContext, newest: SessionRecord, keep: number): v
   let cur: SessionRecord | null = newest;
   for (let depth = 0; cur?.restartOf && depth <= RUN_LOGS_KEPT; depth++) {
     cur = ctx.store.getSession(cur.restartOf);
-    if (cur && depth >= keep) rmSync(sessionPaths(ctx.paths, cur.id).dir, { recursive: true, force: true });
+    if (cur && depth >= keep) removeDir(sessionPaths(ctx.paths, cur.id).dir);
   }
 }
 
