@@ -4,10 +4,11 @@ import { parseLabelArg } from '../core/labels.js';
 import type { StateFlags } from './commands/state.js';
 import type { SendFlags } from './commands/send.js';
 import type { WaitFlags } from './commands/wait.js';
+import type { LogsOptions } from './commands/logs.js';
 import { durationOption, envOption, intOption, parseExecWords, type ExecFlags } from './parse.js';
 
 /**
- * `amux ps`, `amux run`, `amux exec`, `amux wait`, `amux send` and `amux state` (agents' hooks) are what scripts and agents call in
+ * `amux ps`, `amux run`, `amux exec`, `amux wait`, `amux send`, `amux logs` and `amux state` (agents' hooks) are what scripts and agents call in
  * loops, and loading commander with the whole CLI costs more than node's own start (`wait` took 112 ms of CPU that way, 72 ms
  * here: scripts/PERFORMANCE.md, ADR 0008, ADR 0070). Their plain forms are parsed here; anything else
  * (help, unknown or bundled flags, other commands) returns null and goes through commander.
@@ -20,6 +21,7 @@ export type FastCommand =
   | { command: 'state'; state: string; opts: StateFlags }
   | { command: 'wait'; refs: string[]; opts: WaitFlags }
   | { command: 'send'; ref: string; words: string[]; opts: SendFlags }
+  | { command: 'logs'; ref: string; opts: LogsOptions }
   /** `amux daemon dial-stdio`, the far end of every remote request (src/guides/remote.md). */
   | { command: 'dial-stdio' }
   /** `amux --version` (`-V`): commander would print the same line. */
@@ -35,6 +37,7 @@ export function parseFast(args: readonly string[]): FastCommand | null {
   if (args[0] === 'state') return parseFastState(args);
   if (args[0] === 'wait') return parseFastWait(args);
   if (args[0] === 'send') return parseFastSend(args);
+  if (args[0] === 'logs') return parseFastLogs(args);
   if (args[0] === 'daemon' && args[1] === 'dial-stdio' && args.length === 2) return { command: 'dial-stdio' };
   if ((args[0] === '--version' || args[0] === '-V') && args.length === 1) return { command: 'version' };
   return null;
@@ -185,4 +188,20 @@ export function parseFastSend(args: readonly string[]): FastCommand | null {
   if (typeof o.timeout === 'string') opts.timeout = durationOption('--timeout')(o.timeout);
   if (o.json) opts.json = true;
   return { command: 'send', ref: got.operands[0]!, words: got.operands.slice(1), opts };
+}
+
+const LOGS_FLAGS: Record<string, keyof LogsOptions> = {
+  '-f': 'follow', '--follow': 'follow', '--stdout': 'stdout', '--stderr': 'stderr', '--raw': 'raw', '--screen': 'screen', '--json': 'json', '-t': 'timestamps', '--timestamps': 'timestamps',
+};
+const LOGS_INTS: Record<string, string> = { '-n': 'tail', '--tail': 'tail', '--since-offset': 'sinceOffset', '--limit': 'limit' };
+const LOGS_INT_FLAG: Record<string, string> = { tail: '--tail', sinceOffset: '--since-offset', limit: '--limit' };
+
+/** `logs [-f] [-n N] [--raw|--screen] [--since-offset B] [--limit B] [--json] [--stdout|--stderr] [-t] ID`; `--stack`, `--since`, `--until` go to commander. */
+export function parseFastLogs(args: readonly string[]): FastCommand | null {
+  if (args[0] !== 'logs') return null;
+  const got = optionsAndOperands(args, LOGS_FLAGS, LOGS_INTS);
+  if (!got || got.operands.length !== 1) return null;
+  const opts: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(got.opts)) opts[k] = v === true ? true : intOption(LOGS_INT_FLAG[k]!)(v);
+  return { command: 'logs', ref: got.operands[0]!, opts: opts as LogsOptions };
 }

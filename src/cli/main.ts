@@ -38,6 +38,8 @@ export async function main(argv: string[]): Promise<number> {
     return report(habit === null ? err : new AmuxError('usage', habit));
   }
   if (fast) {
+    // HOST:ID names a session of another context (src/guides/remote.md).
+    const routed = (ref: string) => new (require('./refs.js') as typeof import('./refs.js')).Router().route(ref);
     try {
       if (fast.command === 'version') {
         await writeOut(`${VERSION}\n`);
@@ -48,11 +50,15 @@ export async function main(argv: string[]): Promise<number> {
       if (fast.command === 'state') return await (require('./commands/state.js') as typeof import('./commands/state.js')).stateCommand(newClient, fast.state, fast.opts);
       if (fast.command === 'wait') return await (require('./commands/wait.js') as typeof import('./commands/wait.js')).waitCommand(new (require('./refs.js') as typeof import('./refs.js')).Router(), fast.refs, fast.opts);
       if (fast.command === 'send') {
-        const target = new (require('./refs.js') as typeof import('./refs.js')).Router().route(fast.ref);
+        const target = routed(fast.ref);
         return await (require('./commands/send.js') as typeof import('./commands/send.js')).sendCommand(target.client, target.ref, fast.words, fast.opts);
       }
+      if (fast.command === 'logs') {
+        const target = routed(fast.ref);
+        return await (require('./commands/logs.js') as typeof import('./commands/logs.js')).logsCommand(target.client, target.ref, fast.opts);
+      }
       if (fast.command === 'exec') {
-        const target = fast.ref.includes(':') ? new (require('./refs.js') as typeof import('./refs.js')).Router().route(fast.ref) : { client: newClient(), ref: fast.ref };
+        const target = fast.ref.includes(':') ? routed(fast.ref) : { client: newClient(), ref: fast.ref };
         return await (require('./commands/exec.js') as typeof import('./commands/exec.js')).execCommand(target.client, target.ref, fast.cmd, fast.opts);
       }
       return await (require('./commands/run.js') as typeof import('./commands/run.js')).runCommand(newClient(), fast.cmd, fast.opts);

@@ -64,7 +64,30 @@ export class Store {
     this.sql(`UPDATE sessions SET ${sets} WHERE id = ?`).run(...fields.map((f) => toDbValue(patch[f])), id);
   }
 
+  /**
+   * A session's row. From memory while no statement that can write has run since it was read (as
+   * `remembered` does, ADR 0041): a run's change events are each heard by half a dozen listeners,
+   * which all read the same row (30 reads per `run -w --rm`, ADR 0070). Not inside a transaction
+   * (a rollback would leave what it undid), and frozen: it is shared.
+   */
   getSession(id: string): SessionRecord | null {
+    if (this.db.inTransaction) return this.readSession(id);
+    if (this.rowsAt !== this.writes) {
+      this.rows.clear();
+      this.rowsAt = this.writes;
+    }
+    let s = this.rows.get(id);
+    if (s === undefined) {
+      s = this.readSession(id);
+      this.rows.set(id, s && Object.freeze(s));
+    }
+    return s;
+  }
+
+  private readonly rows = new Map<string, SessionRecord | null>();
+  private rowsAt = -1;
+
+  private readSession(id: string): SessionRecord | null {
     const row = this.sql(`${SESSION_SELECT} WHERE id = ?`).get(id) as Row | undefined;
     return row ? toSession(row) : null;
   }

@@ -97,7 +97,7 @@ describe('parseFast', () => {
     assert.equal(parseFast(['ps', '-q'])?.command, 'ps');
     assert.equal(parseFast(['run', '--', 'true'])?.command, 'run');
     assert.equal(parseFast(['exec', 'abc', '--', 'true'])?.command, 'exec');
-    assert.equal(parseFast(['logs', 'x']), null);
+    assert.equal(parseFast(['logs', '--stack', 'x']), null);
     assert.equal(parseFast([]), null);
     assert.equal(parseFast(['--version'])?.command, 'version');
     assert.equal(parseFast(['-V'])?.command, 'version');
@@ -224,5 +224,38 @@ describe('parseFastSend agrees with commander', () => {
     for (const args of [['send'], ['send', '--help'], ['send', 'x', '-n'], ['send', 'x', '--when'], ['send', 'x', '--keys=1'], ['send', '--json']]) {
       assert.equal(parseFast(args), null, args.join(' '));
     }
+  });
+});
+
+describe('parseFastLogs agrees with commander', () => {
+  const cases = [
+    ['logs', 'web'],
+    ['logs', '-f', 'web'],
+    ['logs', 'web', '-n', '20'],
+    ['logs', '--tail=5', '--raw', 'web'],
+    ['logs', '--screen', 'repl'],
+    ['logs', '--json', '--since-offset', '1024', '--limit=4096', 'job-3f9a01bc-2', '--stderr'],
+    ['logs', '--follow', '-t', '--stdout', 'job-3f9a01bc-2'],
+    ['logs', 'host:web', '--timestamps'],
+  ];
+  for (const args of cases) {
+    test(args.join(' '), async () => {
+      const fast = parseFast(args);
+      assert.ok(fast && fast.command === 'logs', 'the fast path takes it');
+      const [ref, opts] = await verbViaCommander('logs', args);
+      assert.deepEqual({ ref: fast.ref, opts: fast.opts }, { ref, opts: defined(opts as object) });
+    });
+  }
+
+  test('anything else goes to commander', () => {
+    for (const args of [['logs'], ['logs', '--help'], ['logs', 'a', 'b'], ['logs', '-ft', 'x'], ['logs', '-n5', 'x'], ['logs', '--stack', 'app'], ['logs', '--since', '10m', 'x'], ['logs', 'x', '--until=5m'], ['logs', 'x', '-n']]) {
+      assert.equal(parseFast(args), null, args.join(' '));
+    }
+  });
+
+  test('a bad --tail is the same usage error on both paths', async () => {
+    const isUsage = (e: any) => e.code === 'usage' && e.exitCode === 2;
+    assert.throws(() => parseFast(['logs', 'x', '-n', 'ten']), isUsage);
+    await assert.rejects(verbViaCommander('logs', ['logs', 'x', '-n', 'ten']), isUsage);
   });
 });
