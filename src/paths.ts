@@ -62,17 +62,31 @@ export function amuxPaths(home: string = resolveHome()): AmuxPaths {
   };
 }
 
+export type SessionPaths = Readonly<{ dir: string; rcfile: string; envFile: string; jobsDir: string; logDir: string; jobScript: (seq: number) => string }>;
+
+/** Made paths by session folder: the monitor asks for them several times a second per live session. */
+const made = new Map<string, SessionPaths>();
+/** Past this many, the memory starts again (a daemon under churn sees ids by the thousand). */
+const MADE_MAX = 4096;
+
 /** Files of one session, below AMUX_HOME/sessions/<id>. */
-export function sessionPaths(paths: AmuxPaths, id: string) {
-  const dir = join(paths.sessionsDir, id);
-  return {
-    dir,
-    rcfile: join(dir, 'rc.bash'),
-    envFile: join(dir, 'env.bash'),
-    jobsDir: join(dir, 'jobs'),
-    logDir: join(dir, 'log'),
-    jobScript: (seq: number) => join(dir, 'jobs', `${seq}.bash`),
-  };
+export function sessionPaths(paths: AmuxPaths, id: string): SessionPaths {
+  const key = `${paths.sessionsDir}\0${id}`;
+  let p = made.get(key);
+  if (!p) {
+    if (made.size >= MADE_MAX) made.clear();
+    const dir = join(paths.sessionsDir, id);
+    p = Object.freeze({
+      dir,
+      rcfile: join(dir, 'rc.bash'),
+      envFile: join(dir, 'env.bash'),
+      jobsDir: join(dir, 'jobs'),
+      logDir: join(dir, 'log'),
+      jobScript: (seq: number) => join(dir, 'jobs', `${seq}.bash`),
+    });
+    made.set(key, p);
+  }
+  return p;
 }
 
 /** Exit-status file of job `seq` of session `id`; written by the session's own shell. */
