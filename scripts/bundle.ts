@@ -4,9 +4,10 @@
  * through bin/amux.
  *
  * - `dist/src/cli/bundle.js`: what every `amux` command loads first: the entry (`cli/main.ts`) with the
- *   fast paths of `ps`, `run`, `exec`, completion and the far end of a remote call. It stops at
+ *   fast paths of `ps`, `run`, `exec`, `wait`, `send`, `logs`, `state`, completion and the far end of a
+ *   remote call. It stops at
  *   `require('./full.js')`, which loads
- * - `dist/src/cli/bundle-full.js`: commander and every other command (`cli/full.ts`). The two bundles
+ * - `dist/src/cli/bundle-full.js`: commander (inside it, ADR 0070) and every other command (`cli/full.ts`). The two bundles
  *   share no state: only argv goes in and an exit code comes out (ADR 0025). It stops at
  *   `require('./reference/help-command.js')`, which loads
  * - `dist/src/cli/bundle-help.js`: `amux help` and the pages of the reference (ADR 0063), which no

@@ -131,11 +131,18 @@ export function parseFastState(args: readonly string[]): FastCommand | null {
 /**
  * The options and operands of a verb whose options may stand anywhere among its operands
  * (commander's default): `flags` take no value, `values` one (`--x V` or `--x=V`, never one that
- * starts with `-`); after `--` every word is an operand. null for anything else (help, an unknown
- * or bundled flag, a missing value): commander then parses it, with its errors.
+ * starts with `-`), checked by `check` at each occurrence, in argv order, as commander's option
+ * parsers are (a bad value is the same usage error, even when a later one would replace it);
+ * after `--` every word is an operand. null for anything else (help, an unknown or bundled flag,
+ * a missing value): commander then parses it, with its errors.
  */
-function optionsAndOperands(args: readonly string[], flags: Record<string, string>, values: Record<string, string>): { opts: Record<string, string | true>; operands: string[] } | null {
-  const opts: Record<string, string | true> = {};
+function optionsAndOperands(
+  args: readonly string[],
+  flags: Record<string, string>,
+  values: Record<string, string>,
+  check: Record<string, (value: string) => unknown> = {},
+): { opts: Record<string, unknown>; operands: string[] } | null {
+  const opts: Record<string, unknown> = {};
   const operands: string[] = [];
   for (let i = 1; i < args.length; i++) {
     const a = args[i]!;
@@ -149,11 +156,13 @@ function optionsAndOperands(args: readonly string[], flags: Record<string, strin
     }
     const eq = a.startsWith('--') ? a.indexOf('=') : -1;
     const flag = eq > 0 ? a.slice(0, eq) : a;
-    const value = values[flag];
-    if (value) {
-      if (eq > 0) opts[value] = a.slice(eq + 1);
-      else if (i + 1 < args.length && !args[i + 1]!.startsWith('-')) opts[value] = args[++i]!;
+    const key = values[flag];
+    if (key) {
+      let value: string;
+      if (eq > 0) value = a.slice(eq + 1);
+      else if (i + 1 < args.length && !args[i + 1]!.startsWith('-')) value = args[++i]!;
       else return null;
+      opts[key] = check[key] ? check[key](value) : value;
     } else if (flags[a]) opts[flags[a]] = true;
     else return null;
   }
@@ -163,45 +172,32 @@ function optionsAndOperands(args: readonly string[], flags: Record<string, strin
 /** `wait [--until S] [--timeout D] [--after N] [--since-offset N] [--any] [--json] ID…`. */
 export function parseFastWait(args: readonly string[]): FastCommand | null {
   if (args[0] !== 'wait') return null;
-  const got = optionsAndOperands(args, { '--any': 'any', '--json': 'json' }, { '--until': 'until', '--timeout': 'timeout', '--after': 'after', '--since-offset': 'sinceOffset' });
+  const got = optionsAndOperands(args, { '--any': 'any', '--json': 'json' }, { '--until': 'until', '--timeout': 'timeout', '--after': 'after', '--since-offset': 'sinceOffset' }, {
+    timeout: durationOption('--timeout'), after: intOption('--after'), sinceOffset: intOption('--since-offset'),
+  });
   if (!got || got.operands.length === 0) return null;
-  const o = got.opts;
-  const opts: WaitFlags = {};
-  if (typeof o.until === 'string') opts.until = o.until;
-  if (typeof o.timeout === 'string') opts.timeout = durationOption('--timeout')(o.timeout);
-  if (typeof o.after === 'string') opts.after = intOption('--after')(o.after);
-  if (typeof o.sinceOffset === 'string') opts.sinceOffset = intOption('--since-offset')(o.sinceOffset);
-  if (o.any) opts.any = true;
-  if (o.json) opts.json = true;
-  return { command: 'wait', refs: got.operands, opts };
+  return { command: 'wait', refs: got.operands, opts: got.opts as WaitFlags };
 }
 
 /** `send [--no-enter] [--keys] [--when W] [--timeout D] [--json] ID [TEXT…]`. */
 export function parseFastSend(args: readonly string[]): FastCommand | null {
   if (args[0] !== 'send') return null;
-  const got = optionsAndOperands(args, { '--no-enter': 'noEnter', '--keys': 'keys', '--json': 'json' }, { '--when': 'when', '--timeout': 'timeout' });
+  const got = optionsAndOperands(args, { '--no-enter': 'noEnter', '--keys': 'keys', '--json': 'json' }, { '--when': 'when', '--timeout': 'timeout' }, { timeout: durationOption('--timeout') });
   if (!got || got.operands.length === 0) return null;
-  const o = got.opts;
-  const opts: SendFlags = { enter: o.noEnter !== true };
-  if (o.keys) opts.keys = true;
-  if (typeof o.when === 'string') opts.when = o.when;
-  if (typeof o.timeout === 'string') opts.timeout = durationOption('--timeout')(o.timeout);
-  if (o.json) opts.json = true;
-  return { command: 'send', ref: got.operands[0]!, words: got.operands.slice(1), opts };
+  const { noEnter, ...rest } = got.opts;
+  return { command: 'send', ref: got.operands[0]!, words: got.operands.slice(1), opts: { enter: noEnter !== true, ...rest } as SendFlags };
 }
 
 const LOGS_FLAGS: Record<string, keyof LogsOptions> = {
   '-f': 'follow', '--follow': 'follow', '--stdout': 'stdout', '--stderr': 'stderr', '--raw': 'raw', '--screen': 'screen', '--json': 'json', '-t': 'timestamps', '--timestamps': 'timestamps',
 };
 const LOGS_INTS: Record<string, string> = { '-n': 'tail', '--tail': 'tail', '--since-offset': 'sinceOffset', '--limit': 'limit' };
-const LOGS_INT_FLAG: Record<string, string> = { tail: '--tail', sinceOffset: '--since-offset', limit: '--limit' };
+const LOGS_CHECKS = { tail: intOption('--tail'), sinceOffset: intOption('--since-offset'), limit: intOption('--limit') };
 
 /** `logs [-f] [-n N] [--raw|--screen] [--since-offset B] [--limit B] [--json] [--stdout|--stderr] [-t] ID`; `--stack`, `--since`, `--until` go to commander. */
 export function parseFastLogs(args: readonly string[]): FastCommand | null {
   if (args[0] !== 'logs') return null;
-  const got = optionsAndOperands(args, LOGS_FLAGS, LOGS_INTS);
+  const got = optionsAndOperands(args, LOGS_FLAGS, LOGS_INTS, LOGS_CHECKS);
   if (!got || got.operands.length !== 1) return null;
-  const opts: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(got.opts)) opts[k] = v === true ? true : intOption(LOGS_INT_FLAG[k]!)(v);
-  return { command: 'logs', ref: got.operands[0]!, opts: opts as LogsOptions };
+  return { command: 'logs', ref: got.operands[0]!, opts: got.opts as LogsOptions };
 }

@@ -7,6 +7,15 @@ import type { Db } from './database.js';
 /** The live statuses as SQL text. */
 const LIVE_SQL = LIVE_STATUSES.map((s) => `'${s}'`).join(',');
 
+/** Rows remembered between two writes at most (names and prefixes looked up that match none are rows too: null). */
+const ROWS_MAX = 4096;
+
+/** A row shared by every reader: frozen with the objects it holds. */
+function freezeRow(s: SessionRecord): SessionRecord {
+  for (const v of Object.values(s)) if (v !== null && typeof v === 'object') Object.freeze(v);
+  return Object.freeze(s);
+}
+
 /** All SQL of amux; the daemon is its only user and the only writer (ADR 0002). */
 export class Store {
   private readonly statements = new Map<string, Statement<unknown[]>>();
@@ -79,7 +88,8 @@ export class Store {
     let s = this.rows.get(id);
     if (s === undefined) {
       s = this.readSession(id);
-      this.rows.set(id, s && Object.freeze(s));
+      if (this.rows.size >= ROWS_MAX) this.rows.clear();
+      this.rows.set(id, s && freezeRow(s));
     }
     return s;
   }

@@ -22,6 +22,12 @@ test('removeDir: a session folder goes whole; a link in it goes, never what it p
   assert.equal(existsSync(dir), false);
   assert.deepEqual(readdirSync(outside), ['keep'], 'what the link pointed to is untouched');
   removeDir(dir); // gone already: nothing to do, no error
+  // A link where the session's folder should be: the link goes, its target stays whole.
+  const linked = join(root, 'ef012345');
+  symlinkSync(outside, linked);
+  removeDir(linked);
+  assert.equal(existsSync(linked), false);
+  assert.deepEqual(readdirSync(outside), ['keep'], 'a link in the folder\'s place is not followed');
   removeDir(join(root, 'outside', 'keep')); // a file, not a folder: rmSync's answer (removed)
   assert.equal(existsSync(join(outside, 'keep')), false);
 });

@@ -1,4 +1,4 @@
-import { readdirSync, rmdirSync, rmSync, unlinkSync } from 'node:fs';
+import { lstatSync, readdirSync, rmdirSync, rmSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { renderPlain } from '../../core/log-render.js';
 import { stripMarkers } from '../../core/markers.js';
@@ -29,6 +29,9 @@ function lastOutput(ctx: DaemonContext, s: SessionRecord): string {
  */
 export function removeDir(dir: string): void {
   try {
+    // A link where the folder should be is removed, never followed (`readdirSync` would list its
+    // target); below, the entries' own types say what each is.
+    if (!lstatSync(dir).isDirectory()) throw new Error('not a folder');
     for (const e of readdirSync(dir, { withFileTypes: true })) {
       const path = join(dir, e.name);
       if (e.isDirectory()) removeDir(path);
