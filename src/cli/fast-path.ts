@@ -63,6 +63,19 @@ export function parseFastPs(args: readonly string[]): PsOptions | null {
   return opts;
 }
 
+/**
+ * The option word at `args[i]` and the value it would take: `--x=V` carries it, else the next word
+ * unless that starts with `-` (null: a missing value is commander's to report). `next`: where the
+ * word and its value end. Only an option that takes a value uses them.
+ */
+function optionAt(args: readonly string[], i: number): { flag: string; value: string | null; next: number } {
+  const a = args[i]!;
+  const eq = a.startsWith('--') ? a.indexOf('=') : -1;
+  if (eq > 0) return { flag: a.slice(0, eq), value: a.slice(eq + 1), next: i };
+  const word = args[i + 1];
+  return word !== undefined && !word.startsWith('-') ? { flag: a, value: word, next: i + 1 } : { flag: a, value: null, next: i };
+}
+
 const RUN_VALUE_FLAGS: Record<string, 'name' | 'cwd' | 'env' | 'timeout' | 'idleTimeout' | 'label' | 'restart' | 'delay' | 'group' | 'after' | 'onEnd'> = {
   '-n': 'name', '--name': 'name', '-C': 'cwd', '--cwd': 'cwd', '-e': 'env', '--env': 'env', '--timeout': 'timeout', '--idle-timeout': 'idleTimeout',
   '-l': 'label', '--label': 'label', '--restart': 'restart', '--delay': 'delay', '-g': 'group', '--group': 'group', '--after': 'after', '--on-end': 'onEnd',
@@ -77,14 +90,11 @@ export function parseFastRun(args: readonly string[]): FastCommand | null {
     const a = args[i]!;
     if (a === '--') return { command: 'run', cmd: args.slice(i + 1), opts };
     if (!a.startsWith('-') || a === '-') return { command: 'run', cmd: args.slice(i), opts };
-    const eq = a.startsWith('--') ? a.indexOf('=') : -1;
-    const flag = eq > 0 ? a.slice(0, eq) : a;
+    const { flag, value, next } = optionAt(args, i);
     const valueFlag = RUN_VALUE_FLAGS[flag];
     if (valueFlag) {
-      let value: string;
-      if (eq > 0) value = a.slice(eq + 1);
-      else if (i + 1 < args.length && !args[i + 1]!.startsWith('-')) value = args[++i]!;
-      else return null;
+      if (value === null) return null;
+      i = next;
       if (valueFlag === 'env') opts.env = envOption(value, opts.env);
       else if (valueFlag === 'label') opts.label = parseLabelArg(value, opts.label);
       else if (valueFlag === 'timeout' || valueFlag === 'idleTimeout' || valueFlag === 'delay') opts[valueFlag] = durationOption(flag)(value);
@@ -108,24 +118,9 @@ const STATE_VALUE_FLAGS: Record<string, 'message' | 'ttl' | 'session'> = { '-m':
 /** `state STATE [-m TEXT] [--ttl DUR] [--session ID] [--json]`, called from agents' hooks (src/guides/statuses.md). */
 export function parseFastState(args: readonly string[]): FastCommand | null {
   if (args[0] !== 'state') return null;
-  const opts: StateFlags = {};
-  let state: string | undefined;
-  for (let i = 1; i < args.length; i++) {
-    const a = args[i]!;
-    const eq = a.startsWith('--') ? a.indexOf('=') : -1;
-    const flag = STATE_VALUE_FLAGS[eq > 0 ? a.slice(0, eq) : a];
-    if (flag) {
-      let value: string;
-      if (eq > 0) value = a.slice(eq + 1);
-      else if (i + 1 < args.length && !args[i + 1]!.startsWith('-')) value = args[++i]!;
-      else return null;
-      if (flag === 'ttl') opts.ttl = durationOption('--ttl')(value);
-      else opts[flag] = value;
-    } else if (a === '--json') opts.json = true;
-    else if (a.startsWith('-') || state !== undefined) return null;
-    else state = a;
-  }
-  return state === undefined ? null : { command: 'state', state, opts };
+  const got = optionsAndOperands(args, { '--json': 'json' }, STATE_VALUE_FLAGS, { ttl: durationOption('--ttl') });
+  if (!got || got.operands.length !== 1) return null;
+  return { command: 'state', state: got.operands[0]!, opts: got.opts as StateFlags };
 }
 
 /**
@@ -154,14 +149,11 @@ function optionsAndOperands(
       operands.push(a);
       continue;
     }
-    const eq = a.startsWith('--') ? a.indexOf('=') : -1;
-    const flag = eq > 0 ? a.slice(0, eq) : a;
+    const { flag, value, next } = optionAt(args, i);
     const key = values[flag];
     if (key) {
-      let value: string;
-      if (eq > 0) value = a.slice(eq + 1);
-      else if (i + 1 < args.length && !args[i + 1]!.startsWith('-')) value = args[++i]!;
-      else return null;
+      if (value === null) return null;
+      i = next;
       opts[key] = check[key] ? check[key](value) : value;
     } else if (flags[a]) opts[flags[a]] = true;
     else return null;

@@ -39,7 +39,8 @@ export async function main(argv: string[]): Promise<number> {
   }
   if (fast) {
     // HOST:ID names a session of another context (src/guides/remote.md).
-    const routed = (ref: string) => new (require('./refs.js') as typeof import('./refs.js')).Router().route(ref);
+    const router = () => new (require('./refs.js') as typeof import('./refs.js')).Router();
+    const routed = (ref: string) => router().route(ref);
     try {
       if (fast.command === 'version') {
         await writeOut(`${VERSION}\n`);
@@ -48,7 +49,7 @@ export async function main(argv: string[]): Promise<number> {
       if (fast.command === 'dial-stdio') return await (require('./dial-stdio.js') as typeof import('./dial-stdio.js')).dialStdio();
       if (fast.command === 'ps') return await (require('./commands/ps.js') as typeof import('./commands/ps.js')).psCommand(newClient(), fast.opts);
       if (fast.command === 'state') return await (require('./commands/state.js') as typeof import('./commands/state.js')).stateCommand(newClient, fast.state, fast.opts);
-      if (fast.command === 'wait') return await (require('./commands/wait.js') as typeof import('./commands/wait.js')).waitCommand(new (require('./refs.js') as typeof import('./refs.js')).Router(), fast.refs, fast.opts);
+      if (fast.command === 'wait') return await (require('./commands/wait.js') as typeof import('./commands/wait.js')).waitCommand(router(), fast.refs, fast.opts);
       if (fast.command === 'send') {
         const target = routed(fast.ref);
         return await (require('./commands/send.js') as typeof import('./commands/send.js')).sendCommand(target.client, target.ref, fast.words, fast.opts);

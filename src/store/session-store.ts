@@ -7,8 +7,8 @@ import type { Db } from './database.js';
 /** The live statuses as SQL text. */
 const LIVE_SQL = LIVE_STATUSES.map((s) => `'${s}'`).join(',');
 
-/** Rows remembered between two writes at most (names and prefixes looked up that match none are rows too: null). */
-const ROWS_MAX = 4096;
+/** Values remembered between two writes at most (names and prefixes looked up that match none are kept too: null). */
+const MEMORY_MAX = 4096;
 
 /** A row shared by every reader: frozen with the objects it holds. */
 function freezeRow(s: SessionRecord): SessionRecord {
@@ -74,28 +74,37 @@ export class Store {
   }
 
   /**
-   * A session's row. From memory while no statement that can write has run since it was read (as
-   * `remembered` does, ADR 0041): a run's change events are each heard by half a dozen listeners,
-   * which all read the same row (30 reads per `run -w --rm`, ADR 0070). Not inside a transaction
-   * (a rollback would leave what it undid), and frozen: it is shared.
+   * What `read` gives, from memory while no statement that can write has run since it was read
+   * (ADR 0041): the monitor lists the live sessions several times a second, the timeouts the
+   * sessions and jobs with a limit, and a run's change events are each heard by half a dozen
+   * listeners that all read the same row (ADR 0070); with nobody calling nothing changes. Asking
+   * costs no SQL: every write goes through `sql`, and the daemon is the database's only user. Not
+   * inside a transaction (a rollback would leave what it undid). What is kept is shared between
+   * callers: frozen by them (`rowsRemembered`, `getSession`). At most MEMORY_MAX values.
    */
-  getSession(id: string): SessionRecord | null {
-    if (this.db.inTransaction) return this.readSession(id);
-    if (this.rowsAt !== this.writes) {
-      this.rows.clear();
-      this.rowsAt = this.writes;
+  remembered<T>(key: string, read: () => T): T {
+    if (this.db.inTransaction) return read();
+    if (this.memoryAt !== this.writes) {
+      this.memory.clear();
+      this.memoryAt = this.writes;
     }
-    let s = this.rows.get(id);
-    if (s === undefined) {
-      s = this.readSession(id);
-      if (this.rows.size >= ROWS_MAX) this.rows.clear();
-      this.rows.set(id, s && freezeRow(s));
-    }
-    return s;
+    if (this.memory.has(key)) return this.memory.get(key) as T;
+    const value = read();
+    if (this.memory.size >= MEMORY_MAX) this.memory.clear();
+    this.memory.set(key, value);
+    return value;
   }
 
-  private readonly rows = new Map<string, SessionRecord | null>();
-  private rowsAt = -1;
+  private readonly memory = new Map<string, unknown>();
+  private memoryAt = -1;
+
+  /** A session's row (frozen, from memory between writes: `remembered`); null when there is none. */
+  getSession(id: string): SessionRecord | null {
+    return this.remembered(`session:${id}`, () => {
+      const s = this.readSession(id);
+      return s && freezeRow(s);
+    });
+  }
 
   private readSession(id: string): SessionRecord | null {
     const row = this.sql(`${SESSION_SELECT} WHERE id = ?`).get(id) as Row | undefined;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { PsOptions } from '../../src/cli/commands/ps.js';
-import { parseFast, parseFastPs, parseFastRun } from '../../src/cli/fast-path.js';
+import { parseFast, parseFastPs, parseFastRun, type FastCommand } from '../../src/cli/fast-path.js';
 import { buildProgram } from '../../src/cli/program.js';
 import { VERSION } from '../../src/version.js';
 
@@ -165,8 +165,30 @@ async function verbViaCommander(verb: string, args: string[]): Promise<unknown[]
 
 const defined = (o: object) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
 
+/**
+ * Each argv of `cases` is taken by the fast path as commander takes it: `actionArgs` gives what the
+ * fast command stands for as commander's action would get it (its operands, then its options).
+ */
+function agreesWithCommander(verb: string, cases: string[][], actionArgs: (fast: FastCommand) => unknown[]): void {
+  for (const args of cases) {
+    test(args.join(' '), async () => {
+      const fast = parseFast(args);
+      assert.ok(fast && fast.command === verb, 'the fast path takes it');
+      const slow = await verbViaCommander(verb, args);
+      assert.deepEqual(actionArgs(fast), [...slow.slice(0, -1), defined(slow.at(-1) as object)]);
+    });
+  }
+}
+
+/** Each argv is left to commander: the fast path returns null. */
+function leftToCommander(argvs: string[][]): void {
+  test('anything else goes to commander', () => {
+    for (const args of argvs) assert.equal(parseFast(args), null, args.join(' '));
+  });
+}
+
 describe('parseFastWait agrees with commander', () => {
-  const cases = [
+  agreesWithCommander('wait', [
     ['wait', 'abc'],
     ['wait', 'a', 'b', 'c'],
     ['wait', '--until', 'idle', 'repl'],
@@ -175,32 +197,51 @@ describe('parseFastWait agrees with commander', () => {
     ['wait', '--after', '42', '--since-offset=1024', '--until', 'output:x', 'id1'],
     ['wait', 'host:abc', '--timeout=90s'],
     ['wait', '--', 'abc'],
-  ];
-  for (const args of cases) {
-    test(args.join(' '), async () => {
-      const fast = parseFast(args);
-      assert.ok(fast && fast.command === 'wait', 'the fast path takes it');
-      const [refs, opts] = await verbViaCommander('wait', args);
-      assert.deepEqual({ refs: fast.refs, opts: fast.opts }, { refs, opts: defined(opts as object) });
-    });
-  }
+  ], (f) => (f.command === 'wait' ? [f.refs, f.opts] : []));
+  leftToCommander([['wait'], ['wait', '--help'], ['wait', '-h', 'x'], ['wait', 'x', '--until'], ['wait', 'x', '--until', '-q'], ['wait', 'x', '--bogus'], ['wait', '--json']]);
+});
 
-  test('anything else goes to commander', () => {
-    for (const args of [['wait'], ['wait', '--help'], ['wait', '-h', 'x'], ['wait', 'x', '--until'], ['wait', 'x', '--until', '-q'], ['wait', 'x', '--bogus'], ['wait', '--json']]) {
-      assert.equal(parseFast(args), null, args.join(' '));
-    }
-  });
+describe('parseFastSend agrees with commander', () => {
+  agreesWithCommander('send', [
+    ['send', 'repl', 'print(1 + 1)'],
+    ['send', 'repl', 'two', 'words'],
+    ['send', '--keys', 'repl', 'C-c'],
+    ['send', '--json', 'repl', '2+2'],
+    ['send', 'repl', '--no-enter', 'partial'],
+    ['send', '--when', 'idle', '--timeout', '1m', 'repl', 'exit()'],
+    ['send', '--when=ready', 'repl', '--', '-n', '--json'],
+    ['send', 'repl'],
+  ], (f) => (f.command === 'send' ? [f.ref, f.words, f.opts] : []));
+  leftToCommander([['send'], ['send', '--help'], ['send', 'x', '-n'], ['send', 'x', '--when'], ['send', 'x', '--keys=1'], ['send', '--json']]);
+});
 
-  test('a bad --timeout or --after is the same usage error on both paths, checked in argv order, a repeated one too', async () => {
+describe('parseFastLogs agrees with commander', () => {
+  agreesWithCommander('logs', [
+    ['logs', 'web'],
+    ['logs', '-f', 'web'],
+    ['logs', 'web', '-n', '20'],
+    ['logs', '--tail=5', '--raw', 'web'],
+    ['logs', '--screen', 'repl'],
+    ['logs', '--json', '--since-offset', '1024', '--limit=4096', 'job-3f9a01bc-2', '--stderr'],
+    ['logs', '--follow', '-t', '--stdout', 'job-3f9a01bc-2'],
+    ['logs', 'host:web', '--timestamps'],
+  ], (f) => (f.command === 'logs' ? [f.ref, f.opts] : []));
+  leftToCommander([['logs'], ['logs', '--help'], ['logs', 'a', 'b'], ['logs', '-ft', 'x'], ['logs', '-n5', 'x'], ['logs', '--stack', 'app'], ['logs', '--since', '10m', 'x'], ['logs', 'x', '--until=5m'], ['logs', 'x', '-n']]);
+});
+
+describe('a bad value is the same usage error on both paths', () => {
+  test('checked in argv order, a repeated one too', async () => {
     const cases = [
       ['wait', 'x', '--timeout', 'soon'],
       ['wait', 'x', '--after', '1.5'],
       ['wait', '--timeout', 'soon', '--timeout', '5s', 'web'],
       ['wait', '--since-offset', 'x', '--timeout', 'y', 'id'],
       ['send', '--timeout', 'never', '--timeout', '1m', 'repl', 'hi'],
+      ['logs', 'x', '-n', 'ten'],
       ['logs', '-n', 'x', '--tail', '5', 'web'],
       ['logs', '--limit', '-1'],
     ];
+    let checked = 0;
     for (const args of cases) {
       let fast: any = null;
       try {
@@ -210,66 +251,8 @@ describe('parseFastWait agrees with commander', () => {
       }
       assert.ok(fast && fast.code === 'usage' && fast.exitCode === 2, `${args.join(' ')}: the fast path refuses it`);
       await assert.rejects(verbViaCommander(args[0]!, args), (e: any) => e.code === 'usage' && e.exitCode === 2 && e.message === fast.message, args.join(' '));
+      checked++;
     }
-  });
-});
-
-describe('parseFastSend agrees with commander', () => {
-  const cases = [
-    ['send', 'repl', 'print(1 + 1)'],
-    ['send', 'repl', 'two', 'words'],
-    ['send', '--keys', 'repl', 'C-c'],
-    ['send', '--json', 'repl', '2+2'],
-    ['send', 'repl', '--no-enter', 'partial'],
-    ['send', '--when', 'idle', '--timeout', '1m', 'repl', 'exit()'],
-    ['send', '--when=ready', 'repl', '--', '-n', '--json'],
-    ['send', 'repl'],
-  ];
-  for (const args of cases) {
-    test(args.join(' '), async () => {
-      const fast = parseFast(args);
-      assert.ok(fast && fast.command === 'send', 'the fast path takes it');
-      const [ref, words, opts] = await verbViaCommander('send', args);
-      assert.deepEqual({ ref: fast.ref, words: fast.words, opts: fast.opts }, { ref, words, opts: defined(opts as object) });
-    });
-  }
-
-  test('anything else goes to commander', () => {
-    for (const args of [['send'], ['send', '--help'], ['send', 'x', '-n'], ['send', 'x', '--when'], ['send', 'x', '--keys=1'], ['send', '--json']]) {
-      assert.equal(parseFast(args), null, args.join(' '));
-    }
-  });
-});
-
-describe('parseFastLogs agrees with commander', () => {
-  const cases = [
-    ['logs', 'web'],
-    ['logs', '-f', 'web'],
-    ['logs', 'web', '-n', '20'],
-    ['logs', '--tail=5', '--raw', 'web'],
-    ['logs', '--screen', 'repl'],
-    ['logs', '--json', '--since-offset', '1024', '--limit=4096', 'job-3f9a01bc-2', '--stderr'],
-    ['logs', '--follow', '-t', '--stdout', 'job-3f9a01bc-2'],
-    ['logs', 'host:web', '--timestamps'],
-  ];
-  for (const args of cases) {
-    test(args.join(' '), async () => {
-      const fast = parseFast(args);
-      assert.ok(fast && fast.command === 'logs', 'the fast path takes it');
-      const [ref, opts] = await verbViaCommander('logs', args);
-      assert.deepEqual({ ref: fast.ref, opts: fast.opts }, { ref, opts: defined(opts as object) });
-    });
-  }
-
-  test('anything else goes to commander', () => {
-    for (const args of [['logs'], ['logs', '--help'], ['logs', 'a', 'b'], ['logs', '-ft', 'x'], ['logs', '-n5', 'x'], ['logs', '--stack', 'app'], ['logs', '--since', '10m', 'x'], ['logs', 'x', '--until=5m'], ['logs', 'x', '-n']]) {
-      assert.equal(parseFast(args), null, args.join(' '));
-    }
-  });
-
-  test('a bad --tail is the same usage error on both paths', async () => {
-    const isUsage = (e: any) => e.code === 'usage' && e.exitCode === 2;
-    assert.throws(() => parseFast(['logs', 'x', '-n', 'ten']), isUsage);
-    await assert.rejects(verbViaCommander('logs', ['logs', 'x', '-n', 'ten']), isUsage);
+    assert.equal(checked, cases.length - 1, 'all but --limit -1 (a value that starts with -: commander\'s) are the fast path\'s');
   });
 });

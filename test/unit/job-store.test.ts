@@ -9,7 +9,7 @@ import { openDatabase, type Db } from '../../src/store/database.js';
 import { Store } from '../../src/store/session-store.js';
 import { NO_ATTENTION } from '../../src/core/attention.js';
 import { MIGRATIONS } from '../../src/store/migrations.js';
-import { remembered, sessionsIn } from '../../src/store/snapshot.js';
+import { sessionsIn } from '../../src/store/snapshot.js';
 
 function session(id: string, createdAt = 1_700_000_000_000): SessionRecord {
   return {
@@ -226,14 +226,14 @@ describe('Store: reads remembered while nothing was written (ADR 0041)', () => {
   test('remembered: inside a transaction it always reads, and keeps nothing', () => {
     let reads = 0;
     const read = () => ++reads;
-    const outside = remembered(store, 'count', read);
-    assert.equal(remembered(store, 'count', read), outside);
+    const outside = store.remembered('count', read);
+    assert.equal(store.remembered('count', read), outside);
     store.tx(() => {
-      assert.equal(remembered(store, 'count', read), outside + 1);
-      assert.equal(remembered(store, 'count', read), outside + 2);
+      assert.equal(store.remembered('count', read), outside + 1);
+      assert.equal(store.remembered('count', read), outside + 2);
     });
-    assert.equal(remembered(store, 'count', read), outside, 'what the transaction read was not kept');
+    assert.equal(store.remembered('count', read), outside, 'what the transaction read was not kept');
     store.updateSession('cccc0003', { reason: 'x' });
-    assert.equal(remembered(store, 'count', read), outside + 3);
+    assert.equal(store.remembered('count', read), outside + 3);
   });
 });
