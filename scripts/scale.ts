@@ -1,7 +1,8 @@
 /**
  * Scale bench (issue "a fleet of workers on one host"; scripts/PERFORMANCE.md; run on demand):
  * SCALE_LIVE live sessions (half `sleep 3000`, half idle shells), then, each beside its floor
- * measured in the same run: the daemon's CPU with nobody calling, its RSS, a churn of
+ * measured in the same run: the daemon's CPU with nobody calling (in the first seconds, and once
+ * its still sessions rest: ADR 0071), its RSS, a churn of
  * SCALE_LOOPS loops of `amux run -w --rm` for SCALE_CHURN_S seconds against the same loops doing
  * `node -e 0` + `tmux new-session` + waiting for the command, the daemon's CPU per run, and `ps`
  * latency during the churn. SCALE_PROFILE=DIR starts the daemon under `node --cpu-prof` into DIR;
@@ -10,6 +11,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { loadavg } from 'node:os';
+import { REST_AFTER_MS } from '../src/core/look-pace.js';
 import { daemonEnv, DAEMON_NODE_FLAGS } from '../src/daemon-options.js';
 import { Homes } from './bench/homes.js';
 import { envInt, pool, runOk, sleep } from './bench/measure.js';
@@ -18,6 +20,8 @@ import { breakdownUnavailable, cpuBreakdown, formatPrograms, type Breakdown } fr
 
 const live = envInt('SCALE_LIVE', 200);
 const idleS = envInt('SCALE_IDLE_S', 20);
+/** SCALE_REST_S: the second idle window, once nobody has called for the rest time (ADR 0071). */
+const restS = envInt('SCALE_REST_S', 30);
 const churnS = envInt('SCALE_CHURN_S', 30);
 const loops = envInt('SCALE_LOOPS', 4);
 const profileDir = process.env.SCALE_PROFILE;
@@ -59,6 +63,7 @@ async function fleet(homes: Homes): Promise<void> {
   await h.runMany(live >> 1, 'sleep 3000');
   await pool(live - (live >> 1), 8, () => h.amuxOk('run'));
   const server = Number((await runOk(['tmux', '-S', h.tmuxSocket, '-f', '/dev/null', 'display-message', '-p', '#{pid}'], h.env)).stdout.trim());
+  const quietFrom = performance.now(); // the last call to the daemon
   await sleep(5000); // the shells reach their prompt and go idle
   const rss200 = rssMb(daemon);
 
@@ -66,6 +71,12 @@ async function fleet(homes: Homes): Promise<void> {
   const idle = await cpuWhile([daemon, server], () => sleep(idleS * 1000));
   const share = (s: number) => `${f1((100 * s) / idle.wallS)} %`;
   row('daemon CPU, ' + live + ' live, nobody calling', share(idle.seconds[0]!), `tmux server ${share(idle.seconds[1]!)}`);
+  // Then on, nobody having called for the rest time: still sessions rest (ADR 0071).
+  const quietS = (performance.now() - quietFrom) / 1000;
+  await sleep(Math.max(0, REST_AFTER_MS / 1000 + 2 - quietS) * 1000);
+  log(`resting: ${restS} s, nobody having called for ${(REST_AFTER_MS / 1000).toFixed(0)} s and more`);
+  const rested = await cpuWhile([daemon, server], () => sleep(restS * 1000));
+  row(`daemon CPU, ${live} live, nobody calling for ${(REST_AFTER_MS / 1000).toFixed(0)} s and more (looks rest)`, `${f1((100 * rested.seconds[0]!) / rested.wallS)} %`, `tmux server ${f1((100 * rested.seconds[1]!) / rested.wallS)} %`);
   row(`daemon RSS, ${live} live`, `${f1(rss200)} MB`, '');
   // Statuses right: every `sleep 3000` working (sleeping), every shell idle at its prompt.
   const seen = JSON.parse((await h.amuxOk('ps', '--json')).stdout) as { status: string; command: string | null; reason: string | null }[];

@@ -11,13 +11,32 @@ export const STEADY_MS = 5_000;
 export const SLOW_MS = 1_000;
 
 /**
- * Whether a session is due for a quick look: `stillMs`, how long none of its processes has run (as
- * its run marks tell); `sinceLookMs`, how long since its last look; `tickMs`, the quick look's tick.
+ * Resting (ADR 0071): once nobody has called the daemon for `restAfterMs` (REST_AFTER_MS; no
+ * request open, none ended since) and none of a session's processes has run for as long, its looks
+ * come every REST_PACE_MS and a look stands for the next up to REST_STAND_MS. The first call ends
+ * every rest, and is answered after a refresh that looked at every session (`Monitor.ensureFresh`).
  */
-export function lookDue(stillMs: number, sinceLookMs: number, tickMs: number): boolean {
+export const REST_AFTER_MS = 30_000;
+/** The pace of a resting session's looks: the quick look's and the refresh's visit. */
+export const REST_PACE_MS = 3_000;
+/** How long a resting session's look may stand for the next (REUSE_MAX_MS of ADR 0041 otherwise). */
+export const REST_STAND_MS = 15_000;
+
+/** Whether a session rests: nobody has called for `quietMs`, and its processes have not run for `stillMs`. */
+export function rests(stillMs: number, quietMs: number, restAfterMs = REST_AFTER_MS): boolean {
+  return stillMs >= restAfterMs && quietMs >= restAfterMs;
+}
+
+/**
+ * Whether a session is due for a quick look: `stillMs`, how long none of its processes has run (as
+ * its run marks tell); `sinceLookMs`, how long since its last look; `tickMs`, the quick look's tick;
+ * `quietMs`, how long nobody has called the daemon (0 while a request is open).
+ */
+export function lookDue(stillMs: number, sinceLookMs: number, tickMs: number, quietMs = 0, restAfterMs = REST_AFTER_MS): boolean {
   if (stillMs < STEADY_MS) return true;
+  const pace = rests(stillMs, quietMs, restAfterMs) ? REST_PACE_MS : SLOW_MS;
   // Half a tick early: a look that ran a little late must not push the next one a whole tick later.
-  return sinceLookMs >= SLOW_MS - tickMs / 2;
+  return sinceLookMs >= pace - tickMs / 2;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { AmuxError } from '../errors.js';
 import { parseBytes, parseDuration } from './duration.js';
+import { REST_AFTER_MS } from './look-pace.js';
 
 /** Settings in force in a daemon (src/guides/configuration.md). */
 export interface Settings {
@@ -14,6 +15,8 @@ export interface Settings {
   historyRetentionMs: number;
   /** How often the retention sweep runs. */
   sweepIntervalMs: number;
+  /** How long nobody calls, and a session's processes do not run, before its looks rest (ADR 0071). */
+  restAfterMs: number;
   /** `hooks` in config.json (src/guides/sessions.md "Notices"): shell commands run when any session ends, or fails. */
   hooks: Hooks;
 }
@@ -31,6 +34,7 @@ export const DEFAULT_SETTINGS: Settings = {
   finishedTtlMs: 30 * 60_000,
   historyRetentionMs: 30 * 86_400_000,
   sweepIntervalMs: 60_000,
+  restAfterMs: REST_AFTER_MS,
   hooks: { onEnd: null, onFailure: null },
 };
 
@@ -78,6 +82,7 @@ const SOURCES: Partial<Record<NumericSetting, Source[]>> = {
   ],
   historyRetentionMs: [{ key: 'historyRetention', env: 'AMUX_HISTORY_RETENTION', parse: (v) => parseDuration(v, 'historyRetention') }],
   sweepIntervalMs: [{ key: '', env: 'AMUX_TEST_SWEEP_INTERVAL', parse: (v) => parseDuration(v, 'sweep interval'), testOnly: true }],
+  restAfterMs: [{ key: '', env: 'AMUX_TEST_REST_AFTER', parse: (v) => parseDuration(v, 'rest after'), testOnly: true }],
 };
 
 /** The keys config.json holds: the settings, `hooks`, and the CLI's `contexts` and `context` (src/guides/remote.md). */

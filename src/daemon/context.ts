@@ -20,6 +20,8 @@ import { RegexThread } from './match/regex-thread.js';
 export interface Runtime {
   /** The row and the look the last refresh decided on, when that look's evidence settles (ADR 0044): a refresh may pass it by. */
   settled?: { row: unknown; fg: Foreground };
+  /** When a refresh last visited it (ADR 0071: a session that rests is visited every REST_PACE_MS). */
+  visitedAt?: number;
   /** The pane as the last `tmux list-panes` showed it (ADR 0043: a refresh may stand on it). */
   pane?: PaneInfo;
   /** Cursor position and scrollback size at the last refresh (`x,y,history`). */
@@ -104,6 +106,13 @@ export interface DaemonContext {
   bus: EventEmitter;
   /** Where the expressions of output waits run: never on this thread (ADR 0029). */
   regex: RegexThread;
+  /** The API's requests: how many are open, and when the last one ended (ADR 0071: looks rest when nobody calls). */
+  callers: { open: number; lastAt: number };
+}
+
+/** How long nobody has called the daemon: 0 while a request is open (ADR 0071). */
+export function quietFor(ctx: DaemonContext, now: number): number {
+  return ctx.callers.open > 0 ? 0 : Math.max(0, now - ctx.callers.lastAt);
 }
 
 export function runtimeOf(ctx: DaemonContext, id: string): Runtime {
@@ -132,7 +141,7 @@ export function createContext(
   const bus = new EventEmitter();
   bus.setMaxListeners(0);
   store.onEvent = () => bus.emit('event');
-  return { paths, settings, store, tmux: new Tmux(paths.tmuxSocket, 'tmux', useControl), programs, startedAt: Date.now(), runtime: new Map(), bus, regex: new RegexThread() };
+  return { paths, settings, store, tmux: new Tmux(paths.tmuxSocket, 'tmux', useControl), programs, startedAt: Date.now(), runtime: new Map(), bus, regex: new RegexThread(), callers: { open: 0, lastAt: Date.now() } };
 }
 
 /** The session's shell, and the parent it runs under in the pane (coreutils `timeout`, ADR 0010). */

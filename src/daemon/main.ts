@@ -102,6 +102,13 @@ export async function runDaemon(): Promise<void> {
     };
     const router = buildRouter(engine, () => void stop());
     server.on('request', (req, res) => {
+      // Somebody calls: no session's looks rest until a while after the last request ends (ADR 0071).
+      const { callers } = ctx;
+      callers.open++;
+      res.once('close', () => {
+        callers.open--;
+        callers.lastAt = Date.now();
+      });
       res.setHeader(API_VERSION_HEADER, API_VERSION);
       void router.handle(req, res);
     });

@@ -5,7 +5,7 @@ import { decodeSyscall, waitKind, type Target, type WaitKind } from '../core/wai
 import { openTargets, unsureCount, waitTargets, type Scope } from './descriptors.js';
 import { procStat, STAT } from './process-table.js';
 import { scopeOf, trafficOf, unrunThreads } from './look-scope.js';
-import { addMark, canReuse, newMarks, type RunMarks } from './run-marks.js';
+import { addMark, canReuse, newMarks, REUSE_MAX_MS, type RunMarks } from './run-marks.js';
 
 /** The terminal's foreground process group of a session, as the kernel shows it (ADR 0015). */
 export interface Foreground {
@@ -203,11 +203,12 @@ function tasksOf(pid: number): string[] {
  * every thread of each member, and what each waits on. null when the shell is gone. `before`: the
  * previous look's group and CPU ticks per member, which spare reading idle threads again; and the
  * previous look itself, returned as it is when no thread of the shell's tree has run since
- * (ADR 0041: a thread that has not run has changed nothing a look reads).
+ * (ADR 0041: a thread that has not run has changed nothing a look reads), if younger than
+ * `standMs` (ADR 0071: longer for a session that rests).
  */
-export function readForeground(shell: number, jobRunning = true, before?: Before, arch: string = process.arch): Foreground | null {
+export function readForeground(shell: number, jobRunning = true, before?: Before, standMs = REUSE_MAX_MS, arch: string = process.arch): Foreground | null {
   const now = Date.now();
-  if (canReuse(before?.fg, shell, jobRunning, now)) {
+  if (canReuse(before?.fg, shell, jobRunning, now, undefined, standMs)) {
     keepWaits(before!.fg!.procs, now);
     return before!.fg!;
   }

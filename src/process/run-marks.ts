@@ -66,8 +66,8 @@ export interface Reusable {
 
 /**
  * Whether a previous look at `shell` can stand for a new one (pure but for `read`): the same
- * shell, the same "a job of amux runs" (it changes what is read), younger than REUSE_MAX_MS, and
- * no thread of it has run since.
+ * shell, the same "a job of amux runs" (it changes what is read), younger than `standMs`
+ * (REUSE_MAX_MS; longer for a session that rests, ADR 0071), and no thread of it has run since.
  */
 export function canReuse(
   prev: Reusable | undefined,
@@ -75,8 +75,9 @@ export function canReuse(
   jobRunning: boolean,
   now: number,
   read: (path: string) => string | null = readHeld,
+  standMs = REUSE_MAX_MS,
 ): boolean {
   if (!prev || !prev.marks || prev.shell !== shell || prev.jobRunning !== jobRunning) return false;
-  if (now - prev.readAt >= REUSE_MAX_MS || now < prev.readAt) return false;
+  if (now - prev.readAt >= standMs || now < prev.readAt) return false;
   return unrun(prev.marks, read);
 }

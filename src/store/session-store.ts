@@ -11,7 +11,7 @@ const LIVE_SQL = LIVE_STATUSES.map((s) => `'${s}'`).join(',');
 const MEMORY_MAX = 4096;
 
 /** A row shared by every reader: frozen with the objects it holds. */
-function freezeRow(s: SessionRecord): SessionRecord {
+function freezeRow<T extends object>(s: T): T {
   for (const v of Object.values(s)) if (v !== null && typeof v === 'object') Object.freeze(v);
   return Object.freeze(s);
 }
@@ -263,9 +263,9 @@ export class Store {
     return (this.sql(`SELECT * FROM jobs WHERE ${where.join(' AND ')} ORDER BY seq DESC${limit}`).all(...args) as Row[]).map(toJob);
   }
 
-  /** Running jobs of every session (the monitor's fallback scan and the timeout timers). */
-  runningJobs(): JobRecord[] {
-    return (this.sql("SELECT * FROM jobs WHERE status = 'running'").all() as Row[]).map(toJob);
+  /** Running jobs of every session (the refresh's sweep, kills): frozen, from memory between writes (`remembered`). */
+  runningJobs(): readonly JobRecord[] {
+    return this.remembered('jobs:running', () => Object.freeze((this.sql("SELECT * FROM jobs WHERE status = 'running'").all() as Row[]).map((r) => freezeRow(toJob(r)))));
   }
 
   /** Running jobs with a `--timeout` (the timeouts check). */

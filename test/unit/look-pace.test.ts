@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { judgeForeground, type ProcessSample } from '../../src/core/activity.js';
-import { lookDue, settles, SLOW_MS, STEADY_MS, tickBase } from '../../src/core/look-pace.js';
+import { lookDue, REST_AFTER_MS, REST_PACE_MS, rests, settles, SLOW_MS, STEADY_MS, tickBase } from '../../src/core/look-pace.js';
 import { sameMarks } from '../../src/process/run-marks.js';
 
 test('lookDue: every tick while the processes ran lately; once a second after STEADY_MS still', () => {
@@ -11,6 +11,24 @@ test('lookDue: every tick while the processes ran lately; once a second after ST
   assert.equal(lookDue(60_000, 500, 250), false);
   assert.equal(lookDue(60_000, SLOW_MS - 125, 250), true, 'half a tick early is due: a late look does not push the next a tick later');
   assert.equal(lookDue(60_000, SLOW_MS - 126, 250), false);
+});
+
+test('rests: only when nobody has called and the processes have not run, each for the rest time (ADR 0071)', () => {
+  assert.equal(rests(REST_AFTER_MS, REST_AFTER_MS), true);
+  assert.equal(rests(REST_AFTER_MS - 1, 10 * REST_AFTER_MS), false, 'nobody calls, but it ran lately');
+  assert.equal(rests(10 * REST_AFTER_MS, REST_AFTER_MS - 1), false, 'still for long, but somebody called lately');
+  assert.equal(rests(10 * REST_AFTER_MS, 0), false, 'a request is open');
+  assert.equal(rests(2000, 2000, 2000), true, 'the rest time is a setting (AMUX_TEST_REST_AFTER)');
+});
+
+test('lookDue: a resting session every REST_PACE_MS; a call brings it back to once a second', () => {
+  const still = REST_AFTER_MS + 60_000;
+  assert.equal(lookDue(still, SLOW_MS, 250, REST_AFTER_MS), false, 'resting: a second is not enough');
+  assert.equal(lookDue(still, REST_PACE_MS - 126, 250, REST_AFTER_MS), false);
+  assert.equal(lookDue(still, REST_PACE_MS - 125, 250, REST_AFTER_MS), true, 'half a tick early, as at every pace');
+  assert.equal(lookDue(still, SLOW_MS, 250, 0), true, 'somebody calls: once a second again');
+  assert.equal(lookDue(still, SLOW_MS, 250), true, 'no quiet given: never rests');
+  assert.equal(lookDue(STEADY_MS - 1, 250, 250, REST_AFTER_MS), true, 'it ran lately: every tick, whoever calls');
 });
 
 test('sameMarks: the same threads with the same marks; any difference, or no marks, is not', () => {

@@ -2,15 +2,15 @@ import { appendFileSync } from 'node:fs';
 import { foregroundName, judgeForeground, QUIET_MS, type Activity } from '../../core/activity.js';
 import { holdBlip, nextStreak } from '../../core/cpu-blip.js';
 import type { SessionRecord } from '../../core/records.js';
-import { lookDue, tickBase } from '../../core/look-pace.js';
+import { lookDue, rests, REST_STAND_MS, tickBase } from '../../core/look-pace.js';
 import { quickDecision } from '../../core/status-rules.js';
 import { readForeground } from '../../process/foreground.js';
 import { socketInodes } from '../../process/descriptors.js';
 import { awaitingReply, FRESH_MS, tcpTraffic } from '../../process/socket-peers.js';
 import type { Foreground } from '../../process/foreground.js';
-import { sameMarks } from '../../process/run-marks.js';
+import { REUSE_MAX_MS, sameMarks } from '../../process/run-marks.js';
 import { sessionsIn } from '../../store/snapshot.js';
-import { runtimeOf, type DaemonContext, type LookMemory, type Runtime } from '../context.js';
+import { quietFor, runtimeOf, type DaemonContext, type LookMemory, type Runtime } from '../context.js';
 import type { Jobs } from '../job/jobs.js';
 import { mainExit } from '../output/exit-files.js';
 import { logBytes } from '../output/log-size.js';
@@ -57,6 +57,12 @@ const REPLY_TAIL_BYTES = 1024;
 /** How long after a query a program's wait on the terminal stands for the answer (ADR 0068): terminals answer within a round trip, and programs give up on a missing answer in about a second. */
 export const REPLY_WAIT_MS = 3000;
 
+/** How long a session's last look may stand for the next: longer while the session rests (ADR 0071). */
+export function standFor(ctx: DaemonContext, rt: Runtime, now: number): number {
+  const still = rt.look ? now - rt.look.stillSince : 0;
+  return rests(still, quietFor(ctx, now), ctx.settings.restAfterMs) ? REST_STAND_MS : REUSE_MAX_MS;
+}
+
 /** How often working sessions are looked at between refreshes (the evidence only, from /proc). */
 export const QUICK_MS = 250;
 
@@ -84,7 +90,7 @@ export class Evidence {
   look(s: SessionRecord, jobRunning: boolean): Activity | undefined {
     if (!s.pid) return undefined;
     const rt = runtimeOf(this.ctx, s.id);
-    const fg = readForeground(s.pid, jobRunning, rt.look);
+    const fg = readForeground(s.pid, jobRunning, rt.look, standFor(this.ctx, rt, Date.now()));
     if (!fg) {
       rt.foreground = null;
       rt.look = undefined;
@@ -222,12 +228,13 @@ export class Evidence {
         this.quickCostMs = 0; // and no transaction: an empty one costs as much as reading the rows
         return;
       }
+      const quiet = quietFor(ctx, this.lastQuickAt);
       ctx.store.tx(() => {
         for (let s of working) {
           // Also one no refresh has seen yet: a program may read the terminal within its first second.
           if (isSessionLocked(s.id)) continue;
           const last = runtimeOf(ctx, s.id).look;
-          if (last && !lookDue(this.lastQuickAt - last.stillSince, this.lastQuickAt - last.at, QUICK_MS)) continue;
+          if (last && !lookDue(this.lastQuickAt - last.stillSince, this.lastQuickAt - last.at, QUICK_MS, quiet, ctx.settings.restAfterMs)) continue;
           // A main command that wrote its exit has ended: its end is recorded by the exit watcher, never
           // an idle first (its shell may wait reading the terminal in its EXIT trap, ADR 0004).
           const exit = mainExit(ctx, s);

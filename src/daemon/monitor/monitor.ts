@@ -4,7 +4,7 @@ import { isLive, isTerminal, LIVE_STATUSES } from '../../core/status.js';
 import { decideStatus } from '../../core/status-rules.js';
 import { childCount } from '../../process/process-table.js';
 import { captureScript, parseCaptures, sourceStdinArgs, tmuxSessionName, type PaneInfo } from '../../tmux/commands.js';
-import { runtimeOf, type DaemonContext } from '../context.js';
+import { quietFor, runtimeOf, type DaemonContext } from '../context.js';
 import type { Jobs } from '../job/jobs.js';
 import { exitTime, mainExit, readShellExit } from '../output/exit-files.js';
 import { logBytes, logPatch } from '../output/log-size.js';
@@ -13,10 +13,10 @@ import { reportError } from '../session/errors.js';
 import { isSessionLocked } from '../session/lock.js';
 import { applyDecision } from '../session/transitions.js';
 import { sessionsIn } from '../../store/snapshot.js';
-import { settles } from '../../core/look-pace.js';
+import { REST_PACE_MS, settles } from '../../core/look-pace.js';
 import { canReuse } from '../../process/run-marks.js';
 import { lookForAttention } from './attention-look.js';
-import { Evidence, QUICK_MS } from './evidence.js';
+import { Evidence, QUICK_MS, standFor } from './evidence.js';
 import { ExitWatch } from './exit-watch.js';
 import { PaneListing } from './pane-listing.js';
 
@@ -36,7 +36,11 @@ const DEAD_STATUS_WAIT_MS = 2_000;
 
 export class Monitor {
   private inflight: Promise<void> | null = null;
+  /** The refresh under way passed sessions that rest by (ADR 0071): a reader waits for the next. */
+  private inflightRested = false;
   private lastRefreshAt = 0;
+  /** When the last refresh that visited every live session finished (none rested, ADR 0071). */
+  private lastFullAt = 0;
   private readonly listing: PaneListing;
 
   /** When the last refresh finished: what the store says about output is true as of then. */
@@ -80,15 +84,18 @@ export class Monitor {
    * Refreshes unless the cache is younger than the status cache time. While a refresh is already
    * under way (a tmux server slow to answer under load), readers get the last one, if it is younger
    * than STALE_OK_MS, instead of queueing behind it: ends are applied at once by the exit watch
-   * anyway, and `ps` must answer when tmux is slow.
+   * anyway, and `ps` must answer when tmux is slow. The cache is of a refresh that visited every
+   * session: the first call after nobody called waits for one (ADR 0071), since sessions rested.
    */
   async ensureFresh(): Promise<void> {
-    const age = Date.now() - this.lastRefreshAt;
+    const age = Date.now() - this.lastFullAt;
     if (age < this.ctx.settings.statusCacheMs) return;
-    if (this.inflight && age < STALE_OK_MS) return;
+    if (this.inflight && !this.inflightRested && age < STALE_OK_MS) return;
     // Never longer than READER_WAIT_MS: with tmux drowning (the soak), `ps` answers from the store.
     // A refresh that fails (a full disk) is reported by the monitor; the reader answers from the store.
-    const refreshed = this.refresh().catch(() => undefined);
+    // One under way that passed resting sessions by is followed by one that visits them (this call is open).
+    const pending = this.inflight && this.inflightRested ? this.inflight.catch(() => undefined).then(() => this.refresh()) : this.refresh();
+    const refreshed = pending.catch(() => undefined);
     await Promise.race([refreshed, new Promise((r) => setTimeout(r, READER_WAIT_MS).unref())]);
   }
 
@@ -122,9 +129,16 @@ export class Monitor {
       const row = ctx.store.getSession(only);
       return row && isLive(row.status) ? [row] : [];
     };
-    const live = pick();
+    // While nobody calls, a session that rests is visited every REST_PACE_MS only (ADR 0071).
+    const listed = pick();
+    const visitAt = Date.now();
+    // Full: nobody rests (somebody called lately), so every look is at its waking pace.
+    const full = only !== undefined || quietFor(ctx, visitAt) < ctx.settings.restAfterMs;
+    const live = full ? listed : listed.filter((s) => !this.rests(s, visitAt));
+    if (only === undefined) this.inflightRested = !full;
+    if (only === undefined) for (const s of live) runtimeOf(ctx, s.id).visitedAt = visitAt;
     if (live.length === 0) {
-      if (only === undefined) this.lastRefreshAt = Date.now();
+      if (only === undefined) this.refreshed(full);
       return;
     }
     const sizes = new Map(live.map((s) => [s.id, logBytes(ctx, s)]));
@@ -175,7 +189,25 @@ export class Monitor {
         }
       }
     });
-    if (only === undefined) this.lastRefreshAt = Date.now();
+    if (only === undefined) this.refreshed(full);
+  }
+
+  private refreshed(full: boolean): void {
+    this.lastRefreshAt = Date.now();
+    if (full) this.lastFullAt = this.lastRefreshAt;
+  }
+
+  /**
+   * Whether the refresh passes a session by without reading anything of it (ADR 0071): nobody
+   * calls, none of its processes has run for `restAfterMs` (its last look's stillness), its last
+   * decision's evidence settles, and a refresh visited it less than REST_PACE_MS ago.
+   */
+  private rests(s: SessionRecord, now: number): boolean {
+    const rt = runtimeOf(this.ctx, s.id);
+    if (!rt.settled || !rt.look || rt.visitedAt === undefined) return false;
+    // A declaration whose time ran out is ended by the decision (lookForAttention).
+    if (s.declaredUntil !== null && now >= s.declaredUntil) return false;
+    return now - rt.look.stillSince >= this.ctx.settings.restAfterMs && now - rt.visitedAt < REST_PACE_MS - QUICK_MS / 2;
   }
 
   /**
@@ -183,14 +215,15 @@ export class Monitor {
    * died), its row is the very one the last decision read (no write since, to any row), the look
    * that decision judged is still the last one (no quick look read afresh since) and its evidence
    * settles (a wait the kernel named), and none of its processes has run since that look, which
-   * is younger than REUSE_MAX_MS (the same bound as a look standing for the next).
+   * is younger than REUSE_MAX_MS (the same bound as a look standing for the next; REST_STAND_MS
+   * while the session rests, ADR 0071).
    */
   private settled(s: SessionRecord, now: number): boolean {
     const rt = runtimeOf(this.ctx, s.id);
     const fg = rt.settled?.fg;
     // A declaration whose time ran out is ended by the decision (lookForAttention).
     if (s.declaredUntil !== null && now >= s.declaredUntil) return false;
-    return rt.settled?.row === s && fg !== undefined && rt.look?.fg === fg && canReuse(fg, fg.shell, fg.jobRunning, now);
+    return rt.settled?.row === s && fg !== undefined && rt.look?.fg === fg && canReuse(fg, fg.shell, fg.jobRunning, now, undefined, standFor(this.ctx, rt, now));
   }
 
   private decide(
@@ -257,13 +290,14 @@ export class Monitor {
     const patch: Partial<SessionRecord> = pane && !pane.dead && rt.logEnd !== undefined ? logPatch(ctx, s, rt.logEnd) : {};
     if (patch.logBytes !== undefined) markLog(ctx, s.id, patch.logBytes, now); // when output came, for logs -t (idle sessions too)
     if (outputChanged) patch.lastActivityAt = now;
-    if (Object.keys(patch).length) ctx.store.updateSession(s.id, patch);
+    const patched = Object.keys(patch).length > 0;
+    if (patched) ctx.store.updateSession(s.id, patch);
     if (pane && !pane.dead && rt.logEnd !== undefined) s = lookForAttention(ctx, s, rt.logEnd, now); // ADR 0034
     if (!isTerminal(decision.status)) {
       rt.reason = decision.reason;
       rt.reasonStatus = decision.status;
     }
-    applyDecision(ctx, { ...s, ...patch }, decision, now, true);
+    applyDecision(ctx, patched ? { ...s, ...patch } : s, decision, now, true);
     const fg = rt.look?.fg;
     if (pane && !pane.dead && fg && settles(activity)) rt.settled = { row, fg };
   }

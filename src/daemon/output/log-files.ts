@@ -1,5 +1,4 @@
 import { closeSync, openSync, readSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 
 /**
  * A session's terminal log: fixed-size chunks `log.000000`, `log.000001`, … written by `split`
@@ -49,8 +48,9 @@ function chunkName(index: number, prefix: string): string {
   return `${prefix}${String(index).padStart(6, '0')}`;
 }
 
+/** `logDir` is a normalized path (sessionPaths): joined without path.join's normalizing (the monitor asks for sizes hundreds of times a second). */
 function chunkPath(logDir: string, index: number, prefix: string): string {
-  return join(logDir, chunkName(index, prefix));
+  return `${logDir.endsWith('/') ? logDir.slice(0, -1) : logDir}/${chunkName(index, prefix)}`;
 }
 
 function listChunks(logDir: string, prefix: string): number[] {
