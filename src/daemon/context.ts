@@ -32,6 +32,8 @@ export interface Runtime {
   screenHash?: string;
   /** Current log chunk index (a hint for logSize); unknown until first looked up. */
   logIndex?: number;
+  /** The current chunk's size at the last `stat`, its path and when (logBytes: a read at its end tells whether it grew). */
+  logKnown?: { index: number; size: number; path: string; at: number };
   /** The last problem reported as an `error` event (not repeated at every refresh). */
   lastError?: string;
   /** Why it has its status, as of the last look (the row keeps the reason of the last change)… */

@@ -2,7 +2,8 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { readProc } from './proc-read.js';
 
 /**
- * Small /proc files read again and again (the looks' run marks, ADR 0041) through descriptors kept
+ * Small /proc files read again and again (the looks' run marks, ADR 0041), and the ends of session
+ * logs (`hasByteAt`, ADR 0071), through descriptors kept
  * open: a read at offset 0 of an open /proc file is the file afresh, for half the system calls of
  * open, read, close. A descriptor stays bound to the thread it was opened for: once that thread is
  * gone its reads fail (ESRCH), even when its pid is used again, and the entry is dropped. At most
@@ -16,11 +17,12 @@ let sweptAt = 0;
 
 export const MAX_HELD = Math.min(2048, Math.floor(openLimit() / 4));
 
-export function readHeld(path: string, now = Date.now()): string | null {
+/** The descriptor held for `path`, opened if it is not yet; null when it cannot be opened, or MAX_HELD are held. */
+function hold(path: string, now: number): { fd: number; usedAt: number } | null {
   if (now - sweptAt >= IDLE_MS) sweep(now);
   let h = held.get(path);
   if (!h) {
-    if (held.size >= MAX_HELD) return readProc(path);
+    if (held.size >= MAX_HELD) return null;
     try {
       h = { fd: openSync(path, 'r'), usedAt: now };
     } catch {
@@ -29,6 +31,13 @@ export function readHeld(path: string, now = Date.now()): string | null {
     held.set(path, h);
   }
   h.usedAt = now;
+  return h;
+}
+
+export function readHeld(path: string, now = Date.now()): string | null {
+  if (held.size >= MAX_HELD && !held.has(path)) return readProc(path);
+  const h = hold(path, now);
+  if (!h) return null;
   try {
     const n = readSync(h.fd, buffer, 0, buffer.length, 0);
     if (n < buffer.length) return buffer.toString('latin1', 0, n);
@@ -38,6 +47,23 @@ export function readHeld(path: string, now = Date.now()): string | null {
   // Gone, or a file too long for a run mark: unreadable here, and no longer held.
   drop(path, h.fd);
   return null;
+}
+
+/**
+ * Whether the file at `path`, held open, has a byte at `offset`: one read through the held
+ * descriptor, nothing allocated. A file that only grows (a session's log chunk) has grown past
+ * `offset` exactly when it does (ADR 0071). null when it cannot be opened or read, or too many
+ * descriptors are held: the caller asks another way.
+ */
+export function hasByteAt(path: string, offset: number, now = Date.now()): boolean | null {
+  const h = hold(path, now);
+  if (!h) return null;
+  try {
+    return readSync(h.fd, buffer, 0, 1, offset) === 1;
+  } catch {
+    drop(path, h.fd);
+    return null;
+  }
 }
 
 function drop(path: string, fd: number): void {

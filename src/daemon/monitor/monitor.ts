@@ -28,8 +28,8 @@ const READER_WAIT_MS = 1000;
 /**
  * Owns status (src/guides/internals.md, ADR 0003): a batched refresh of all live sessions with O(1)
  * process spawns (list-panes, and one chained capture of the panes that changed in place),
- * single-flight, cached for `statusCacheMs`, kept fresh by a timer so that readers never wait;
- * and the exit watch, so that exits are seen at once.
+ * single-flight, cached for `statusCacheMs`, kept fresh by a timer so that readers never wait (but
+ * the first after a rest, ADR 0071); and the exit watch, so that exits are seen at once.
  */
 /** How long a dead pane may lack its exit status before it is recorded without one. */
 const DEAD_STATUS_WAIT_MS = 2_000;

@@ -49,7 +49,7 @@ function chunkName(index: number, prefix: string): string {
 }
 
 /** `logDir` is a normalized path (sessionPaths): joined without path.join's normalizing (the monitor asks for sizes hundreds of times a second). */
-function chunkPath(logDir: string, index: number, prefix: string): string {
+export function chunkPath(logDir: string, index: number, prefix: string): string {
   return `${logDir.endsWith('/') ? logDir.slice(0, -1) : logDir}/${chunkName(index, prefix)}`;
 }
 

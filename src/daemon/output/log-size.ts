@@ -1,13 +1,30 @@
 import type { SessionRecord } from '../../core/records.js';
 import { sessionPaths } from '../../paths.js';
 import { runtimeOf, type DaemonContext } from '../context.js';
-import { logSize, sessionLogKeep } from './log-files.js';
+import { hasByteAt } from '../../process/held-read.js';
+import { chunkPath, LOG_PREFIX, logSize, sessionLogKeep } from './log-files.js';
 
-/** Bytes written to the session's log so far (one or two stat calls; the chunk index is kept as a hint). */
+/** How long a log's size may be known from reads at its end before it is `stat`ed again (a file replaced by hand). */
+const RESTAT_MS = 10_000;
+
+/**
+ * Bytes written to the session's log so far. While its current chunk has not grown since the last
+ * measure, one read at its known end through a held descriptor tells so (ADR 0071: the idle daemon
+ * asks this hundreds of times a second, and a `stat` leaves a `Stats` object each time); otherwise
+ * one or two `stat` calls, the chunk index kept as a hint.
+ */
 export function logBytes(ctx: DaemonContext, s: SessionRecord): number {
   const rt = runtimeOf(ctx, s.id);
-  const size = logSize(sessionPaths(ctx.paths, s.id).logDir, s.logChunkBytes, rt.logIndex);
+  const now = Date.now();
+  const known = rt.logKnown;
+  if (known && known.size < s.logChunkBytes && now - known.at < RESTAT_MS && hasByteAt(known.path, known.size, now) === false) {
+    return known.index * s.logChunkBytes + known.size;
+  }
+  const dir = sessionPaths(ctx.paths, s.id).logDir;
+  const size = logSize(dir, s.logChunkBytes, rt.logIndex);
   rt.logIndex = size.index;
+  const inChunk = size.end - size.index * s.logChunkBytes;
+  rt.logKnown = { index: size.index, size: inChunk, path: known?.index === size.index ? known.path : chunkPath(dir, size.index, LOG_PREFIX), at: now };
   return size.end;
 }
 
