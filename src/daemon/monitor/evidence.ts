@@ -57,10 +57,15 @@ const REPLY_TAIL_BYTES = 1024;
 /** How long after a query a program's wait on the terminal stands for the answer (ADR 0068): terminals answer within a round trip, and programs give up on a missing answer in about a second. */
 export const REPLY_WAIT_MS = 3000;
 
-/** How long a session's last look may stand for the next: longer while the session rests (ADR 0071). */
-export function standFor(ctx: DaemonContext, rt: Runtime, now: number): number {
+/**
+ * How long a session's last look may stand for the next: longer while the session rests, and at
+ * the refresh that wakes every session for the first call after a rest (`waking`: its looks were
+ * made at the resting pace, and reading every one afresh would keep that call waiting), ADR 0071.
+ */
+export function standFor(ctx: DaemonContext, rt: Runtime, now: number, waking = false): number {
   const still = rt.look ? now - rt.look.stillSince : 0;
-  return rests(still, quietFor(ctx, now), ctx.settings.restAfterMs) ? REST_STAND_MS : REUSE_MAX_MS;
+  const { restAfterMs } = ctx.settings;
+  return (waking ? still >= restAfterMs : rests(still, quietFor(ctx, now), restAfterMs)) ? REST_STAND_MS : REUSE_MAX_MS;
 }
 
 /** How often working sessions are looked at between refreshes (the evidence only, from /proc). */
@@ -87,10 +92,10 @@ export class Evidence {
    * against the previous look at the same group (CPU ticks used since, bytes arrived since), which
    * this look replaces: no evidence outlives the look that found it.
    */
-  look(s: SessionRecord, jobRunning: boolean): Activity | undefined {
+  look(s: SessionRecord, jobRunning: boolean, waking = false): Activity | undefined {
     if (!s.pid) return undefined;
     const rt = runtimeOf(this.ctx, s.id);
-    const fg = readForeground(s.pid, jobRunning, rt.look, standFor(this.ctx, rt, Date.now()));
+    const fg = readForeground(s.pid, jobRunning, rt.look, standFor(this.ctx, rt, Date.now(), waking));
     if (!fg) {
       rt.foreground = null;
       rt.look = undefined;

@@ -41,6 +41,8 @@ export class Monitor {
   private lastRefreshAt = 0;
   /** When the last refresh that visited every live session finished (none rested, ADR 0071). */
   private lastFullAt = 0;
+  /** Whether the last refresh of every live session visited them all (nobody rested). */
+  private lastWasFull = true;
   private readonly listing: PaneListing;
 
   /** When the last refresh finished: what the store says about output is true as of then. */
@@ -135,7 +137,12 @@ export class Monitor {
     // Full: nobody rests (somebody called lately), so every look is at its waking pace.
     const full = only !== undefined || quietFor(ctx, visitAt) < ctx.settings.restAfterMs;
     const live = full ? listed : listed.filter((s) => !this.rests(s, visitAt));
-    if (only === undefined) this.inflightRested = !full;
+    // The first refresh after a rest: what stood at the resting pace may stand for this one too.
+    const waking = only === undefined && full && !this.lastWasFull;
+    if (only === undefined) {
+      this.inflightRested = !full;
+      this.lastWasFull = full;
+    }
     if (only === undefined) for (const s of live) runtimeOf(ctx, s.id).visitedAt = visitAt;
     if (live.length === 0) {
       if (only === undefined) this.refreshed(full);
@@ -147,7 +154,7 @@ export class Monitor {
     const quietness = new Map<string, boolean>();
     const quiet = (s: SessionRecord): boolean => {
       let q = quietness.get(s.id);
-      if (q === undefined) quietness.set(s.id, (q = only === undefined && this.settled(s, quietAt)));
+      if (q === undefined) quietness.set(s.id, (q = only === undefined && this.settled(s, quietAt, waking)));
       return q;
     };
     const { panes, stood } = await this.listing.panesOf(live, sizes, only !== undefined, quiet);
@@ -182,7 +189,7 @@ export class Monitor {
       for (const s of current) {
         if (!seen.has(s.id) || (stood && quiet(s) && runtimeOf(ctx, s.id).settled?.row === s)) continue;
         try {
-          this.decide(s, panes.get(tmuxSessionName(s.id)), captures, moved.has(s.id), now);
+          this.decide(s, panes.get(tmuxSessionName(s.id)), captures, moved.has(s.id), now, waking);
         } catch (err) {
           // One session's problem must not stop the others from being refreshed.
           reportError(ctx, s.id, `status refresh failed: ${(err as Error).message}`);
@@ -218,12 +225,12 @@ export class Monitor {
    * is younger than REUSE_MAX_MS (the same bound as a look standing for the next; REST_STAND_MS
    * while the session rests, ADR 0071).
    */
-  private settled(s: SessionRecord, now: number): boolean {
+  private settled(s: SessionRecord, now: number, waking: boolean): boolean {
     const rt = runtimeOf(this.ctx, s.id);
     const fg = rt.settled?.fg;
     // A declaration whose time ran out is ended by the decision (lookForAttention).
     if (s.declaredUntil !== null && now >= s.declaredUntil) return false;
-    return rt.settled?.row === s && fg !== undefined && rt.look?.fg === fg && canReuse(fg, fg.shell, fg.jobRunning, now, undefined, standFor(this.ctx, rt, now));
+    return rt.settled?.row === s && fg !== undefined && rt.look?.fg === fg && canReuse(fg, fg.shell, fg.jobRunning, now, undefined, standFor(this.ctx, rt, now, waking));
   }
 
   private decide(
@@ -232,6 +239,7 @@ export class Monitor {
     captures: Map<string, string>,
     moved: boolean,
     now: number,
+    waking: boolean,
   ): void {
     const { ctx } = this;
     if (isSessionLocked(s.id)) return; // a kill (or rm) decides this session itself
@@ -267,7 +275,7 @@ export class Monitor {
     const newBytes = rt.logEnd === undefined || rt.seenLog === undefined || rt.logEnd !== rt.seenLog;
     if (rt.logEnd !== undefined) rt.seenLog = rt.logEnd;
     const jobRunning = this.evidence.jobRunning(s, mainExitCode);
-    const activity = pane && !pane.dead ? this.evidence.look(s, jobRunning) : undefined;
+    const activity = pane && !pane.dead ? this.evidence.look(s, jobRunning, waking) : undefined;
     const decision = decideStatus(
       s.status,
       {
