@@ -27,6 +27,24 @@ export function rests(stillMs: number, quietMs: number, restAfterMs = REST_AFTER
   return stillMs >= restAfterMs && quietMs >= restAfterMs;
 }
 
+/** What the refresh knows of a session when it may pass it by (ADR 0071). */
+export interface RestingVisit {
+  /** Its last decision's evidence settles (`settles`) and a look of it is kept. */
+  settled: boolean;
+  /** How long none of its processes has run (its looks' stillness). */
+  stillMs: number;
+  /** Since a refresh last visited it; null when none has. */
+  sinceVisitMs: number | null;
+  /** Something is timed by the refresh's reads of it: an idle timeout (its output's time), a declaration whose time ran out. */
+  timed: boolean;
+}
+
+/** Whether the refresh passes a resting session by this time, reading nothing of it (ADR 0071). */
+export function passedBy(v: RestingVisit, quietMs: number, restAfterMs = REST_AFTER_MS, tickMs = 250): boolean {
+  if (!v.settled || v.timed || v.sinceVisitMs === null) return false;
+  return rests(v.stillMs, quietMs, restAfterMs) && v.sinceVisitMs < REST_PACE_MS - tickMs / 2;
+}
+
 /**
  * Whether a session is due for a quick look: `stillMs`, how long none of its processes has run (as
  * its run marks tell); `sinceLookMs`, how long since its last look; `tickMs`, the quick look's tick;

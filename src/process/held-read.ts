@@ -66,6 +66,12 @@ export function hasByteAt(path: string, offset: number, now = Date.now()): boole
   }
 }
 
+/** Closes the descriptor held for `path`, if any: the next read opens the path afresh. */
+export function release(path: string): void {
+  const h = held.get(path);
+  if (h) drop(path, h.fd);
+}
+
 function drop(path: string, fd: number): void {
   held.delete(path);
   try {

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
-import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import type { SessionRecord } from '../../src/core/records.js';
 import type { DaemonContext } from '../../src/daemon/context.js';
 import { logBytes } from '../../src/daemon/output/log-size.js';
 import { amuxPaths, sessionPaths } from '../../src/paths.js';
-import { hasByteAt } from '../../src/process/held-read.js';
+import { hasByteAt, release } from '../../src/process/held-read.js';
 
 const home = mkdtempSync('/tmp/amux-growth-');
 after(() => rmSync(home, { recursive: true, force: true }));
@@ -22,6 +22,13 @@ test('hasByteAt: whether a file held open has grown past an offset; null when it
   appendFileSync(path, 'd');
   assert.equal(hasByteAt(path, 3), true);
   assert.equal(hasByteAt(join(home, 'missing'), 0), null, 'cannot be opened: the caller asks another way');
+  // Replaced: the held descriptor reads the old file until it is released.
+  const next = join(home, 'next');
+  writeFileSync(next, 'abcdefgh');
+  renameSync(next, path);
+  assert.equal(hasByteAt(path, 4), false, 'still the old file (4 bytes)');
+  release(path);
+  assert.equal(hasByteAt(path, 4), true, 'released: the path opened afresh');
 });
 
 test('logBytes: the same sizes as a stat, across appends and a chunk that fills (ADR 0071)', () => {

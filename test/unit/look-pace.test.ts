@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { judgeForeground, type ProcessSample } from '../../src/core/activity.js';
-import { lookDue, REST_AFTER_MS, REST_PACE_MS, rests, settles, SLOW_MS, STEADY_MS, tickBase } from '../../src/core/look-pace.js';
+import { lookDue, passedBy, REST_AFTER_MS, REST_PACE_MS, rests, settles, SLOW_MS, STEADY_MS, tickBase } from '../../src/core/look-pace.js';
 import { sameMarks } from '../../src/process/run-marks.js';
 
 test('lookDue: every tick while the processes ran lately; once a second after STEADY_MS still', () => {
@@ -29,6 +29,18 @@ test('lookDue: a resting session every REST_PACE_MS; a call brings it back to on
   assert.equal(lookDue(still, SLOW_MS, 250, 0), true, 'somebody calls: once a second again');
   assert.equal(lookDue(still, SLOW_MS, 250), true, 'no quiet given: never rests');
   assert.equal(lookDue(STEADY_MS - 1, 250, 250, REST_AFTER_MS), true, 'it ran lately: every tick, whoever calls');
+});
+
+test('passedBy: the refresh passes a resting session by between visits, never one an idle timeout or a declaration times', () => {
+  const still = REST_AFTER_MS + 1;
+  const v = { settled: true, stillMs: still, sinceVisitMs: 1000, timed: false };
+  assert.equal(passedBy(v, REST_AFTER_MS), true);
+  assert.equal(passedBy({ ...v, sinceVisitMs: REST_PACE_MS - 125 }, REST_AFTER_MS), false, 'due for its visit (half a tick early)');
+  assert.equal(passedBy({ ...v, sinceVisitMs: null }, REST_AFTER_MS), false, 'never visited');
+  assert.equal(passedBy({ ...v, settled: false }, REST_AFTER_MS), false, 'its evidence changes with time (cpu, network, unknown)');
+  assert.equal(passedBy({ ...v, timed: true }, REST_AFTER_MS), false, 'an idle timeout reads its output at every refresh');
+  assert.equal(passedBy(v, REST_AFTER_MS - 1), false, 'somebody called lately');
+  assert.equal(passedBy({ ...v, stillMs: REST_AFTER_MS - 1 }, REST_AFTER_MS), false, 'it ran lately');
 });
 
 test('sameMarks: the same threads with the same marks; any difference, or no marks, is not', () => {

@@ -13,7 +13,7 @@ import { reportError } from '../session/errors.js';
 import { isSessionLocked } from '../session/lock.js';
 import { applyDecision } from '../session/transitions.js';
 import { sessionsIn } from '../../store/snapshot.js';
-import { REST_PACE_MS, settles } from '../../core/look-pace.js';
+import { passedBy, settles } from '../../core/look-pace.js';
 import { canReuse } from '../../process/run-marks.js';
 import { lookForAttention } from './attention-look.js';
 import { Evidence, QUICK_MS, standFor } from './evidence.js';
@@ -45,7 +45,10 @@ export class Monitor {
   private lastWasFull = true;
   private readonly listing: PaneListing;
 
-  /** When the last refresh finished: what the store says about output is true as of then. */
+  /**
+   * When the last refresh finished: what the store says about output is true as of then, for every
+   * session an idle timeout times (such a session never rests, ADR 0071).
+   */
   get refreshedAt(): number {
     return this.lastRefreshAt;
   }
@@ -206,15 +209,23 @@ export class Monitor {
 
   /**
    * Whether the refresh passes a session by without reading anything of it (ADR 0071): nobody
-   * calls, none of its processes has run for `restAfterMs` (its last look's stillness), its last
-   * decision's evidence settles, and a refresh visited it less than REST_PACE_MS ago.
+   * calls, none of its processes has run for `restAfterMs`, its last decision's evidence settles,
+   * a refresh visited it less than REST_PACE_MS ago, and nothing is timed by the refresh's reads of
+   * it (an idle timeout reads its output's time as of `refreshedAt`; a declaration's end).
    */
   private rests(s: SessionRecord, now: number): boolean {
     const rt = runtimeOf(this.ctx, s.id);
-    if (!rt.settled || !rt.look || rt.visitedAt === undefined) return false;
-    // A declaration whose time ran out is ended by the decision (lookForAttention).
-    if (s.declaredUntil !== null && now >= s.declaredUntil) return false;
-    return now - rt.look.stillSince >= this.ctx.settings.restAfterMs && now - rt.visitedAt < REST_PACE_MS - QUICK_MS / 2;
+    return passedBy(
+      {
+        settled: rt.settled !== undefined && rt.look !== undefined,
+        stillMs: rt.look ? now - rt.look.stillSince : 0,
+        sinceVisitMs: rt.visitedAt === undefined ? null : now - rt.visitedAt,
+        timed: s.idleTimeoutMs !== null || (s.declaredUntil !== null && now >= s.declaredUntil),
+      },
+      quietFor(this.ctx, now),
+      this.ctx.settings.restAfterMs,
+      QUICK_MS,
+    );
   }
 
   /**

@@ -1,7 +1,7 @@
 import type { SessionRecord } from '../../core/records.js';
 import { sessionPaths } from '../../paths.js';
 import { runtimeOf, type DaemonContext } from '../context.js';
-import { hasByteAt } from '../../process/held-read.js';
+import { hasByteAt, release } from '../../process/held-read.js';
 import { chunkPath, LOG_PREFIX, logSize, sessionLogKeep } from './log-files.js';
 
 /** How long a log's size may be known from reads at its end before it is `stat`ed again (a file replaced by hand). */
@@ -20,12 +20,20 @@ export function logBytes(ctx: DaemonContext, s: SessionRecord): number {
   if (known && known.size < s.logChunkBytes && now - known.at < RESTAT_MS && hasByteAt(known.path, known.size, now) === false) {
     return known.index * s.logChunkBytes + known.size;
   }
+  // At the 10 s `stat`, the descriptor too is opened afresh: a chunk replaced by hand is read as it is now.
+  if (known && now - known.at >= RESTAT_MS) release(known.path);
   const dir = sessionPaths(ctx.paths, s.id).logDir;
   const size = logSize(dir, s.logChunkBytes, rt.logIndex);
   rt.logIndex = size.index;
   const inChunk = size.end - size.index * s.logChunkBytes;
   rt.logKnown = { index: size.index, size: inChunk, path: known?.index === size.index ? known.path : chunkPath(dir, size.index, LOG_PREFIX), at: now };
   return size.end;
+}
+
+/** Forgets a session's log end (its files are gone): the descriptor held on its chunk is closed, and its space freed. */
+export function forgetLogEnd(ctx: DaemonContext, id: string): void {
+  const path = ctx.runtime.get(id)?.logKnown?.path;
+  if (path) release(path);
 }
 
 /** The row's log fields for `bytes`: chunk 0 is gone once chunk `keep` was opened (the capture pipeline drops whole chunks). */

@@ -8,6 +8,7 @@ import { AmuxError } from '../../errors.js';
 import { sessionPaths } from '../../paths.js';
 import type { DaemonContext } from '../context.js';
 import { logExtent, readLog } from '../output/log-files.js';
+import { forgetLogEnd } from '../output/log-size.js';
 import { openSession } from './guards.js';
 import { closeTmuxSession, killSession } from './kill.js';
 import { withSessionLock } from './lock.js';
@@ -54,6 +55,7 @@ export function removeSessionFiles(ctx: DaemonContext, ids: readonly string[], k
     // A restart under way (restart.ts removes the ended run, then makes the next) stays cancellable
     // by `kill NAME` until its next session exists (kill.ts).
     const due = ctx.runtime.get(id)?.restartDue;
+    forgetLogEnd(ctx, id);
     ctx.runtime.delete(id);
     if (due) ctx.runtime.set(id, { restartDue: due });
   }
