@@ -58,3 +58,9 @@ export function toEvent(row: Row): EventRecord {
     type: row.type as string, data: JSON.parse(row.data as string), createdAt: row.created_at as number,
   };
 }
+
+/** A row shared between callers (the Store's memory, ADR 0041): frozen, and its nested objects too. */
+export function freezeRow<T extends object>(s: T): T {
+  for (const v of Object.values(s)) if (v !== null && typeof v === 'object') Object.freeze(v);
+  return Object.freeze(s);
+}

@@ -1,5 +1,5 @@
 import type { EventRecord, JobRecord, SessionRecord } from '../core/records.js';
-import { JOB_COLUMNS, SESSION_COLUMNS, SESSION_SELECT, toDbValue, toEvent, toJob, toSession, type Row } from './rows.js';
+import { freezeRow, JOB_COLUMNS, SESSION_COLUMNS, SESSION_SELECT, toDbValue, toEvent, toJob, toSession, type Row } from './rows.js';
 import { LIVE_STATUSES, type SessionStatus } from '../core/status.js';
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './database.js';
@@ -9,12 +9,6 @@ const LIVE_SQL = LIVE_STATUSES.map((s) => `'${s}'`).join(',');
 
 /** Values remembered between two writes at most (names and prefixes looked up that match none are kept too: null). */
 const MEMORY_MAX = 4096;
-
-/** A row shared by every reader: frozen with the objects it holds. */
-function freezeRow<T extends object>(s: T): T {
-  for (const v of Object.values(s)) if (v !== null && typeof v === 'object') Object.freeze(v);
-  return Object.freeze(s);
-}
 
 /** All SQL of amux; the daemon is its only user and the only writer (ADR 0002). */
 export class Store {

@@ -13,10 +13,10 @@ import { reportError } from '../session/errors.js';
 import { isSessionLocked } from '../session/lock.js';
 import { applyDecision } from '../session/transitions.js';
 import { sessionsIn } from '../../store/snapshot.js';
-import { passedBy, settles } from '../../core/look-pace.js';
-import { canReuse } from '../../process/run-marks.js';
+import { settles } from '../../core/look-pace.js';
 import { lookForAttention } from './attention-look.js';
-import { Evidence, QUICK_MS, standFor } from './evidence.js';
+import { Evidence, QUICK_MS } from './evidence.js';
+import { restsNow, settledSince } from './pass-by.js';
 import { ExitWatch } from './exit-watch.js';
 import { PaneListing } from './pane-listing.js';
 
@@ -139,7 +139,7 @@ export class Monitor {
     const visitAt = Date.now();
     // Full: nobody rests (somebody called lately), so every look is at its waking pace.
     const full = only !== undefined || quietFor(ctx, visitAt) < ctx.settings.restAfterMs;
-    const live = full ? listed : listed.filter((s) => !this.rests(s, visitAt));
+    const live = full ? listed : listed.filter((s) => !restsNow(ctx, s, visitAt));
     // The first refresh after a rest: what stood at the resting pace may stand for this one too.
     const waking = only === undefined && full && !this.lastWasFull;
     if (only === undefined) {
@@ -157,7 +157,7 @@ export class Monitor {
     const quietness = new Map<string, boolean>();
     const quiet = (s: SessionRecord): boolean => {
       let q = quietness.get(s.id);
-      if (q === undefined) quietness.set(s.id, (q = only === undefined && this.settled(s, quietAt, waking)));
+      if (q === undefined) quietness.set(s.id, (q = only === undefined && settledSince(ctx, s, quietAt, waking)));
       return q;
     };
     const { panes, stood } = await this.listing.panesOf(live, sizes, only !== undefined, quiet);
@@ -205,43 +205,6 @@ export class Monitor {
   private refreshed(full: boolean): void {
     this.lastRefreshAt = Date.now();
     if (full) this.lastFullAt = this.lastRefreshAt;
-  }
-
-  /**
-   * Whether the refresh passes a session by without reading anything of it (ADR 0071): nobody
-   * calls, none of its processes has run for `restAfterMs`, its last decision's evidence settles,
-   * a refresh visited it less than REST_PACE_MS ago, and nothing is timed by the refresh's reads of
-   * it (an idle timeout reads its output's time as of `refreshedAt`; a declaration's end).
-   */
-  private rests(s: SessionRecord, now: number): boolean {
-    const rt = runtimeOf(this.ctx, s.id);
-    return passedBy(
-      {
-        settled: rt.settled !== undefined && rt.look !== undefined,
-        stillMs: rt.look ? now - rt.look.stillSince : 0,
-        sinceVisitMs: rt.visitedAt === undefined ? null : now - rt.visitedAt,
-        timed: s.idleTimeoutMs !== null || (s.declaredUntil !== null && now >= s.declaredUntil),
-      },
-      quietFor(this.ctx, now),
-      this.ctx.settings.restAfterMs,
-      QUICK_MS,
-    );
-  }
-
-  /**
-   * Whether the refresh may pass a session by (ADR 0044): the panes stood (no log grew, no pane
-   * died), its row is the very one the last decision read (no write since, to any row), the look
-   * that decision judged is still the last one (no quick look read afresh since) and its evidence
-   * settles (a wait the kernel named), and none of its processes has run since that look, which
-   * is younger than REUSE_MAX_MS (the same bound as a look standing for the next; REST_STAND_MS
-   * while the session rests, ADR 0071).
-   */
-  private settled(s: SessionRecord, now: number, waking: boolean): boolean {
-    const rt = runtimeOf(this.ctx, s.id);
-    const fg = rt.settled?.fg;
-    // A declaration whose time ran out is ended by the decision (lookForAttention).
-    if (s.declaredUntil !== null && now >= s.declaredUntil) return false;
-    return rt.settled?.row === s && fg !== undefined && rt.look?.fg === fg && canReuse(fg, fg.shell, fg.jobRunning, now, undefined, standFor(this.ctx, rt, now, waking));
   }
 
   private decide(
