@@ -43,10 +43,18 @@ export type Activity =
 
 export type { WorkingReason } from './working-reasons.js';
 
+/** CPU ticks per process and per thread, as one look found them. */
+export interface Ticks {
+  procs: ReadonlyMap<number, number>;
+  threads: ReadonlyMap<number, number>;
+}
+
 /** What the previous look saw, and what happened since (kept per session by the caller). */
 export interface Since {
   /** CPU ticks per process and per thread at the previous look of the same group; null on the first look. */
-  ticks: { procs: ReadonlyMap<number, number>; threads: ReadonlyMap<number, number> } | null;
+  ticks: Ticks | null;
+  /** The ticks at the look that last found a burst of CPU at an idle prompt going on (ADR 0048 amended); absent: none timed. */
+  burst?: Ticks;
   /** Time since the previous look. */
   elapsedMs: number;
   /** Time since bytes last arrived or were printed (the group's rchar, the session's log); 0 when just now. */
@@ -181,16 +189,16 @@ export function onSocket(t: Pick<ThreadSample, 'state' | 'wait' | 'on' | 'timed'
 /** Busy reasons first, strongest first; then the terminal; then waits on other processes. */
 const RANK: ThreadVerdict[] = ['cpu', 'disk', 'output', 'serving', 'watching files', 'network', 'sleeping', 'terminal', 'conversing', 'pipe', 'peer', 'child', 'lock'];
 
-/** CPU ticks the group used since the previous look, but for threads now waiting on the terminal alone (their redraw). */
-function ticksUsed(procs: readonly ProcessSample[], since: Since, verdicts: Map<number, ThreadVerdict>): number {
-  if (!since.ticks) return 0;
+/** CPU ticks the group used since a look (`ticks`), but for threads now waiting on the terminal alone (their redraw). */
+function ticksUsed(procs: readonly ProcessSample[], ticks: Ticks | null, verdicts: Map<number, ThreadVerdict>): number {
+  if (!ticks) return 0;
   let used = 0;
   for (const p of procs) {
-    const before = since.ticks.procs.get(p.pid);
+    const before = ticks.procs.get(p.pid);
     if (before === undefined) continue;
     used += p.ticks - before;
     for (const t of p.threads) {
-      const tb = since.ticks.threads.get(t.tid);
+      const tb = ticks.threads.get(t.tid);
       if (verdicts.get(t.tid) === 'terminal' && tb !== undefined) used -= t.ticks - tb;
     }
   }
@@ -202,6 +210,13 @@ export interface Judgement {
   activity: Activity;
   /** The member using the CPU, else the one on the terminal, else the one whose wait decided; null: none. */
   pid: number | null;
+  /** For a `cpu` verdict with `since.burst`: the ticks used since that look, and whether a thread runs now (ADR 0048 amended). */
+  burst?: { used: number; running: boolean };
+}
+
+/** Whether `used` ticks over `elapsedMs` are a real share of a core (CPU_SHARE), not a redraw or a timer tick. */
+export function usedCpu(used: number, elapsedMs: number): boolean {
+  return used > 0 && used * MS_PER_TICK >= CPU_SHARE * elapsedMs;
 }
 
 /**
@@ -233,9 +248,12 @@ export function judgeForeground(procs: readonly ProcessSample[], since: Since, s
     });
   }
   const busiest = busiestMember(procs, since);
-  const used = ticksUsed(procs, since, verdicts);
-  const cpu = used * MS_PER_TICK >= CPU_SHARE * since.elapsedMs && used > 0;
-  if (owner.has('cpu') || cpu) return { activity: { verdict: 'working', reason: 'cpu' }, pid: busiest ?? owner.get('cpu') ?? null };
+  const cpu = usedCpu(ticksUsed(procs, since.ticks, verdicts), since.elapsedMs);
+  if (owner.has('cpu') || cpu) {
+    const j: Judgement = { activity: { verdict: 'working', reason: 'cpu' }, pid: busiest ?? owner.get('cpu') ?? null };
+    if (since.burst) j.burst = { used: ticksUsed(procs, since.burst, verdicts), running: owner.has('cpu') };
+    return j;
+  }
   for (const v of RANK) {
     const pid = owner.get(v);
     if (pid === undefined) continue;

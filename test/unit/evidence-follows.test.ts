@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { judgeForeground, type ProcessSample, type Since, type ThreadSample, type WorkingReason } from '../../src/core/activity.js';
-import { CPU_BLIP_LOOKS, CPU_BLIP_MS, holdBlip, nextStreak, type CpuStreak } from '../../src/core/cpu-blip.js';
+import { judgeForeground, type Activity, type ProcessSample, type Since, type ThreadSample, type WorkingReason } from '../../src/core/activity.js';
+import { BURST_GAP_MS, CPU_BLIP_LOOKS, CPU_BLIP_MS, holdBlip, nextStreak, type CpuStreak } from '../../src/core/cpu-blip.js';
 import { decodeSyscall, targetOf, waitKind } from '../../src/core/waits.js';
+import { tickBase, type TickBase } from '../../src/core/look-pace.js';
 
 /** The rules of ADR 0048, as data: evidence that follows the work. */
 
@@ -131,15 +132,77 @@ describe('locks, named pipes and writes blocked on the terminal (f)', () => {
 
 describe('a blip of CPU at an idle prompt (e)', () => {
   const cpu = { verdict: 'working', reason: 'cpu' } as const;
-  const at = (since: number, looks: number): CpuStreak => ({ since, looks });
-  test('the streak starts with cpu and ends with anything else', () => {
-    assert.deepEqual(nextStreak(undefined, cpu, 100), at(100, 1));
-    assert.deepEqual(nextStreak(at(100, 1), cpu, 350), at(100, 2));
-    assert.equal(nextStreak(at(100, 2), { verdict: 'input', reason: 'reading the terminal' }, 600), undefined);
-    assert.equal(nextStreak(at(100, 2), { verdict: 'working', reason: 'sleeping' }, 600), undefined);
+  const none = { procs: new Map<number, number>(), threads: new Map<number, number>() };
+  const at = (since: number, looks: number, last = since): CpuStreak => ({ since, looks, at: last, ticks: none });
+  /** A look that found `used` ticks since `from`, a thread running or not. */
+  const look = (used: number | undefined, from: number, running = true) => ({ ticks: none, from, burst: used === undefined ? undefined : { used, running } });
+  test('the streak starts with cpu used and ends with anything else', () => {
+    assert.deepEqual(nextStreak(undefined, cpu, 100, look(3, -150)), at(100, 1));
+    assert.equal(nextStreak(at(100, 2), { verdict: 'input', reason: 'reading the terminal' }, 600, look(undefined, 100)), undefined);
+    assert.equal(nextStreak(at(100, 2), { verdict: 'working', reason: 'sleeping' }, 600, look(undefined, 100)), undefined);
+  });
+  test('a thread runnable with no tick used yet starts nothing', () => {
+    assert.equal(nextStreak(undefined, cpu, 100, look(0, -150)), undefined);
+  });
+  test('a look that finds the burst going on extends it; one sooner than BURST_GAP_MS leaves it as it is', () => {
+    // 25 ticks (250 ms of CPU) over 500 ms: going on
+    assert.deepEqual(nextStreak(at(100, 1), cpu, 600, look(25, 100)), at(100, 2, 600));
+    assert.deepEqual(nextStreak(at(100, 1), cpu, 100 + BURST_GAP_MS - 1, look(0, 100)), at(100, 1));
+  });
+  test('a look with no thread running goes on only with BURST_SHARE of a core used since the last', () => {
+    assert.deepEqual(nextStreak(at(100, 1), cpu, 600, look(25, 100, false)), at(100, 2, 600));
+    assert.equal(nextStreak(at(100, 1), cpu, 600, look(24, 100, false)), undefined);
+    // nor does it start one: CPU a long window found, with nothing running now, is a burst's tail
+    assert.equal(nextStreak(undefined, cpu, 2000, look(24, 100, false)), undefined);
+  });
+  test('a look BURST_GAP_MS or more later that finds no real share of CPU since ends it', () => {
+    assert.equal(nextStreak(at(100, 2, 500), cpu, 500 + BURST_GAP_MS, look(0, 500)), undefined);
+    // 1 tick (10 ms) over 800 ms is a timer, not a burst going on
+    assert.equal(nextStreak(at(100, 2, 500), cpu, 1300, look(1, 500)), undefined);
+  });
+  // The daemon's looks at the truth table's blip program (0.4 s of CPU every 2 s) beside 20 busy
+  // loops and 200 other sessions on 2 cores (AMUX_LOOK_TRACE): [ms, its thread's state, its
+  // ticks]. The old rule made each `working (cpu)` at the last look.
+  const traced: [number, 'R' | 'S', number][][] = [
+    // the first look's 1.8 s window held the tail of one blip; the look at 4742 found the next starting
+    [[2136, 'S', 397], [3945, 'S', 421], [4006, 'S', 421], [4742, 'R', 421], [5000, 'R', 434], [5491, 'S', 441], [5631, 'S', 441], [5749, 'S', 441]],
+    // the daemon looked nowhere for 1.9 s: the rest of one blip in that window, then the next
+    [[800, 'R', 380], [1063, 'R', 400], [2955, 'S', 424], [3011, 'S', 424], [3515, 'R', 427], [4000, 'S', 446], [4242, 'S', 446]],
+    // looks a quick look apart whose windows reached back to the last blip, then a blip of 0.5 s
+    [[2300, 'S', 1240], [2519, 'S', 1262], [2746, 'S', 1262], [2995, 'S', 1262], [3250, 'R', 1264], [3501, 'R', 1282], [3752, 'S', 1292], [4000, 'S', 1292]],
+  ];
+  /** Plays looks at one python process (a thread on the terminal, the blip's thread) as the daemon makes them; the verdict of each once held. */
+  function play(looks: [number, 'R' | 'S', number][]): Activity[] {
+    const found = (ticks: number) => ({ procs: new Map([[10, ticks]]), threads: new Map([[10, 10], [11, ticks - 10]]) });
+    const QUICK_MS = 250; // the quick look's interval: a look sooner than it after the last measures from that one's base
+    const [[t0, , k0]] = looks as [[number, 'R' | 'S', number]];
+    let last: TickBase & { base?: TickBase } = { at: t0, ...found(k0) };
+    let streak: CpuStreak | undefined;
+    return looks.slice(1).map(([now, state, ticks]) => {
+      const base = tickBase(last, now, QUICK_MS)!;
+      const p: ProcessSample = { pid: 10, comm: 'python3', ticks, threads: [
+        { tid: 10, state: 'S', wait: 'descriptors', on: ['terminal'], ticks: 10 },
+        { tid: 11, state, wait: 'timer', on: null, timed: true, ticks: ticks - 10 },
+      ] };
+      const j = judgeForeground([p], { ticks: base, elapsedMs: Math.max(now - base.at, QUICK_MS), quietMs: 0, burst: streak?.ticks ?? base });
+      streak = nextStreak(streak, j.activity, now, { ticks: found(ticks), from: streak?.at ?? base.at, burst: j.burst });
+      last = { at: now, ...found(ticks), base };
+      return holdBlip('idle', j.activity, streak, 'reading the terminal', now);
+    });
+  }
+  test('a blip every 2 s on a machine so busy the looks came late stays a blip (traced)', () => {
+    for (const looks of traced) assert.deepEqual(play(looks), looks.slice(1).map(() => idle), JSON.stringify(looks));
+  });
+  test('a burst that goes on turns working once it used CPU over CPU_BLIP_MS, looks a quick look or a second apart', () => {
+    // runnable at the first look after the baseline, a tick every 10 ms from then on
+    const burst = (every: number, n: number) => Array.from({ length: n }, (_, i) => [i * every, 'R', 100 + (Math.max(0, i - 1) * every) / 10] as [number, 'R', number]);
+    assert.deepEqual(play(burst(250, 7)).map((a) => a.verdict), ['input', 'input', 'input', 'input', 'input', 'working']);
+    assert.deepEqual(play(burst(1000, 5)).map((a) => a.verdict), ['input', 'input', 'input', 'working']);
   });
   test('held as the prompt while shorter than CPU_BLIP_MS or fewer than CPU_BLIP_LOOKS looks', () => {
     assert.deepEqual(holdBlip('idle', cpu, at(0, 1), 'reading the terminal', 0), idle);
+    // no streak: runnable with no tick used yet, or the tail of a burst that stopped
+    assert.deepEqual(holdBlip('idle', cpu, undefined, 'reading the terminal', 0), idle);
     assert.deepEqual(holdBlip('idle', cpu, at(0, 5), 'at prompt', CPU_BLIP_MS - 1), { verdict: 'input', reason: 'at prompt' });
     // a daemon that stalled: two looks a second apart are not work yet
     assert.deepEqual(holdBlip('idle', cpu, at(0, CPU_BLIP_LOOKS - 1), 'reading the terminal', 5 * CPU_BLIP_MS), idle);

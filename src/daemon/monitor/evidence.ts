@@ -106,28 +106,33 @@ export class Evidence {
     const conv = this.conversation(s, fg, prev, now);
     // CPU is measured over QUICK_MS at least (a look right after another sees no tick).
     const base = tickBase(prev, now, QUICK_MS);
+    const streak = s.status === 'idle' ? prev?.cpuStreak : undefined;
+    const baseTicks = base ? { procs: base.procs, threads: base.threads } : null;
     const j = judgeForeground(fg.procs, {
-      ticks: base ? { procs: base.procs, threads: base.threads } : null,
+      ticks: baseTicks,
+      // A blip is timed from the look that last measured it, else from the base (ADR 0048 amended).
+      burst: streak?.ticks ?? baseTicks ?? undefined,
       elapsedMs: base ? Math.max(now - base.at, QUICK_MS) : QUICK_MS,
       quietMs: now - conv.quietSince,
       // Asked only when quiet would make it idle: one `ss` for every session (ADR 0048).
       awaitingReply: () => conv.awaiting ?? awaitingReply(fg.conversing.flatMap(socketInodes)) === true,
       conversed: conv.sticky,
     }, jobRunning ? null : s.pid);
+    // A look that stood for this one (none of its threads ran: ADR 0041) has the same ticks.
+    const same = prev !== undefined && prev.fg === fg;
+    const ticks = same ? { procs: prev.procs, threads: prev.threads } : { procs: new Map(fg.procs.map((p) => [p.pid, p.ticks])), threads: new Map(fg.procs.flatMap((p) => p.threads.map((t) => [t.tid, t.ticks] as const))) };
     // A blip of CPU at an idle prompt does not make the session working (ADR 0048).
-    const cpuStreak = s.status === 'idle' ? nextStreak(prev?.cpuStreak, j.activity, now) : undefined;
+    const cpuStreak = s.status === 'idle' ? nextStreak(streak, j.activity, now, { ticks, from: streak?.at ?? base?.at ?? now, burst: j.burst }) : undefined;
     const held = holdBlip(s.status, j.activity, cpuStreak, prev?.inputReason, now);
     // A working program that asked the terminal something waits on it for the answer (ADR 0068).
     const activity: Activity = held.verdict === 'input' && s.status === 'working' && this.asksTerminal(s, now) ? { verdict: 'working', reason: 'terminal reply' } : held;
     if (TRACE) trace(s, fg, conv, j.activity, activity, now);
-    // A look that stood for this one (none of its threads ran: ADR 0041) has the same ticks.
-    const same = prev !== undefined && prev.fg === fg;
     rt.look = {
       pgid: fg.pgid, at: now, base, bytes: conv.bytes, printedAt: conv.printedAt, quietSince: conv.quietSince, conversed: conv.members, fg,
       // Still: it stood for this look, or this one, read afresh, found the same marks (ADR 0044).
       stillSince: prev && (same || sameMarks(prev.fg?.marks, fg.marks)) ? prev.stillSince : now,
-      procs: same ? prev.procs : new Map(fg.procs.map((p) => [p.pid, p.ticks])),
-      threads: same ? prev.threads : new Map(fg.procs.flatMap((p) => p.threads.map((t) => [t.tid, t.ticks] as const))),
+      procs: ticks.procs,
+      threads: ticks.threads,
       cpuStreak,
       inputReason: activity.verdict === 'input' ? activity.reason : undefined,
     };
