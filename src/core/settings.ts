@@ -17,6 +17,8 @@ export interface Settings {
   sweepIntervalMs: number;
   /** How long nobody calls, and a session's processes do not run, before its looks rest (ADR 0071). */
   restAfterMs: number;
+  /** How long after a session's end its output settles before its log size is taken and `run --rm` removes it. */
+  settleMs: number;
   /** `hooks` in config.json (src/guides/sessions.md "Notices"): shell commands run when any session ends, or fails. */
   hooks: Hooks;
 }
@@ -35,6 +37,7 @@ export const DEFAULT_SETTINGS: Settings = {
   historyRetentionMs: 30 * 86_400_000,
   sweepIntervalMs: 60_000,
   restAfterMs: REST_AFTER_MS,
+  settleMs: 1000,
   hooks: { onEnd: null, onFailure: null },
 };
 
@@ -83,6 +86,7 @@ const SOURCES: Partial<Record<NumericSetting, Source[]>> = {
   historyRetentionMs: [{ key: 'historyRetention', env: 'AMUX_HISTORY_RETENTION', parse: (v) => parseDuration(v, 'historyRetention') }],
   sweepIntervalMs: [{ key: '', env: 'AMUX_TEST_SWEEP_INTERVAL', parse: (v) => parseDuration(v, 'sweep interval'), testOnly: true }],
   restAfterMs: [{ key: '', env: 'AMUX_TEST_REST_AFTER', parse: (v) => parseDuration(v, 'rest after'), testOnly: true }],
+  settleMs: [{ key: '', env: 'AMUX_TEST_SETTLE', parse: (v) => parseDuration(v, 'settle'), testOnly: true }],
 };
 
 /** The keys config.json holds: the settings, `hooks`, and the CLI's `contexts` and `context` (src/guides/remote.md). */

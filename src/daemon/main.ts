@@ -16,7 +16,7 @@ import { Monitor } from './monitor/monitor.js';
 import { startMemoryUpkeep } from './memory.js';
 import { forgetDaemonEnv } from '../daemon-options.js';
 import { allSessionLocksIdle } from './session/lock.js';
-import { watchSessionEnds } from './session/on-end.js';
+import { watchSessionEnds, type SessionEnds } from './session/on-end.js';
 import { watchRestartPolicies } from './session/restart.js';
 import { watchHooks } from './session/hooks.js';
 import { startLogClock } from './output/log-times.js';
@@ -33,7 +33,7 @@ import { handOverToWarden, startWarden } from './warden.js';
 const log = logLine;
 
 /** The daemon's parts over one context, reconciled with what happened while no daemon ran, and started. */
-async function startEngine(ctx: DaemonContext): Promise<Engine & { timeouts: Timeouts; retention: Retention }> {
+async function startEngine(ctx: DaemonContext): Promise<Engine & { timeouts: Timeouts; retention: Retention; ends: SessionEnds }> {
   const jobs = new Jobs(ctx);
   const monitor = new Monitor(ctx, jobs);
   const queue = new Queue(ctx);
@@ -41,7 +41,7 @@ async function startEngine(ctx: DaemonContext): Promise<Engine & { timeouts: Tim
   const retention = new Retention(ctx);
   await adoptPending(ctx);
   await monitor.refresh();
-  watchSessionEnds(ctx);
+  const ends = watchSessionEnds(ctx);
   watchRestartPolicies(ctx, queue);
   watchHooks(ctx);
   startLogClock(ctx);
@@ -55,7 +55,7 @@ async function startEngine(ctx: DaemonContext): Promise<Engine & { timeouts: Tim
   timeouts.start();
   retention.start();
   void retention.sweep().catch((err) => log(`retention sweep: ${(err as Error).message}`)); // catch up after downtime
-  return { ctx, jobs, monitor, queue, timeouts, retention };
+  return { ctx, jobs, monitor, queue, timeouts, retention, ends };
 }
 
 /** Runs the daemon in this process until stopped (`amux daemon run`, or detached by the CLI). */
@@ -188,8 +188,11 @@ async function gracefulStop(server: Server, router: Router, e: Awaited<ReturnTyp
     await router.drain(); // a run under way is started, not left pending for a daemon that may not come
     e.queue.stop();
     await Promise.all([e.queue.idle(), e.retention.stop(), e.monitor.idle(), allSessionLocksIdle()]);
+    // Sessions that ended in the last second get their log size, and `run --rm` ones their removal, now.
+    await e.ends.flush();
   })();
   await Promise.race([settled, sleep(10_000)]);
+  e.ends.stop();
   e.ctx.tmux.close(); // its hidden control session ends with it (ADR 0037)
   server.closeAllConnections();
   e.ctx.regex.stop();

@@ -125,7 +125,8 @@ export function evidenceSuite(name: AgentName, todo: Partial<Record<Phase, strin
       assert.match(idle.result.reason, /^reading the terminal$|^declared: /);
       const done = await s.approve(turn);
       const w = await s.waitUntil('idle', done.cursor, 20);
-      assert.equal(w.code, 0);
+      // Seen once in a full suite on a loaded machine (124): what the session was, and did, since the approval.
+      if (w.code !== 0) assert.fail(`not idle within 20 s of the approved turn (${done.end.lastByteAt - Date.now()} ms from its last byte): ${JSON.stringify(await s.record())}; events since: ${JSON.stringify((await s.events()).filter((e) => e.id > done.cursor))}`);
       assert.ok(Date.parse(w.result.event.createdAt) >= done.end.lastByteAt, 'idle before the approved turn ended');
     });
   });

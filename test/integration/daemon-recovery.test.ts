@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { amuxHome, sleep } from '../helpers/amux.js';
 
@@ -22,6 +24,29 @@ describe('sessions outlive the daemon', () => {
     await h.ok(['send', 'long', 'still here']);
     const ps = await h.json<any[]>(['ps']);
     assert.equal(ps.length, 3);
+  });
+
+  test('run --rm ended while its output settles: removed by the daemon that stops, or by the next one after a kill -9', async (t) => {
+    // Its output settles for a minute here (a second by default): the stop and the kill come inside it.
+    const h = amuxHome(t, { AMUX_TEST_SETTLE: '1m' });
+    const a = await h.ok(['run', '--rm', '--', 'echo bye; exit 4']);
+    await h.until(a, (s) => s.status === 'failed');
+    assert.match(await h.ok(['daemon', 'stop']), /stopped/);
+    // Removed by the daemon that stopped (its files gone before any other daemon runs), nothing left half-done in its log.
+    assert.equal(existsSync(join(h.home, 'sessions', a)), false, 'the stopping daemon left the --rm session');
+    assert.doesNotMatch(readFileSync(join(h.home, 'daemon.log'), 'utf8'), /uncaught|unhandled/);
+    const sa = JSON.parse(await h.ok(['inspect', a]));
+    assert.equal(sa.session.removed, true);
+    assert.equal(sa.session.exitCode, 4);
+    assert.match(sa.lastOutput ?? '', /bye/);
+    const b = await h.ok(['run', '--rm', '--', 'exit 5']);
+    await h.until(b, (s) => s.status === 'failed');
+    process.kill(h.daemonPid()!, 'SIGKILL');
+    // The next daemon removes it as it starts.
+    const sb = await h.session(b);
+    assert.equal(sb.removed, true);
+    assert.equal(sb.exitCode, 5);
+    assert.equal(existsSync(join(h.home, 'sessions', b)), false);
   });
 
   test('daemon stop leaves sessions running; a new daemon adopts them', async (t) => {

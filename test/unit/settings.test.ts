@@ -19,7 +19,7 @@ describe('resolveSettings', () => {
   test('defaults (src/guides/configuration.md)', () => {
     assert.deepEqual(resolveSettings({}, {}), {
       maxLive: 0, idleThresholdMs: 3000, logCapBytes: 8 * MiB, statusCacheMs: 2000,
-      finishedTtlMs: 30 * 60_000, historyRetentionMs: 30 * 86_400_000, sweepIntervalMs: 60_000, restAfterMs: 30_000,
+      finishedTtlMs: 30 * 60_000, historyRetentionMs: 30 * 86_400_000, sweepIntervalMs: 60_000, restAfterMs: 30_000, settleMs: 1000,
       hooks: { onEnd: null, onFailure: null },
     });
   });
@@ -66,6 +66,7 @@ describe('resolveSettings', () => {
     assert.equal(resolveSettings({}, { AMUX_TEST_SWEEP_INTERVAL: '250ms' }).sweepIntervalMs, 250);
     assert.throws(() => resolveSettings({}, { AMUX_TEST_SWEEP_INTERVAL: '10ms' }), badSetting('AMUX_TEST_SWEEP_INTERVAL'));
     assert.equal(resolveSettings({}, { AMUX_TEST_REST_AFTER: '2s' }).restAfterMs, 2000);
+    assert.equal(resolveSettings({}, { AMUX_TEST_SETTLE: '1m' }).settleMs, 60_000);
     assert.throws(() => resolveSettings({}, { AMUX_TEST_REST_AFTER: 'soon' }), badSetting('AMUX_TEST_REST_AFTER'));
   });
 
