@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { amuxHome, sleep } from '../helpers/amux.js';
@@ -77,5 +77,23 @@ describe('a service keeps its identity across restarts (src/guides/sessions.md "
     const r = await h.run(['logs', first]);
     assert.equal(r.code, 1, r.stderr);
     assert.match(r.stderr, /removed/);
+  });
+  test('run --rm --restart always: each run is removed once, as its successor takes its place, with no error', async (t) => {
+    // A restart removes the run it replaces as it ends; --rm's removal, once its output settled
+    // (100 ms here), finds it removed: no second removal, no error.
+    const h = amuxHome(t, { AMUX_TEST_SETTLE: '100ms' });
+    await h.ok(['run', '--rm', '--restart', 'always', '-n', 'again', '--', 'exit 1']);
+    const third = await waitFor(async () => {
+      const s = await h.session('again');
+      return s.restarts >= 2 ? s : null;
+    }, 'a third run');
+    const history = (await h.json<any[]>(['history'])).filter((s) => s.command === 'exit 1');
+    const removed = history.filter((s) => s.id !== third.id);
+    assert.ok(removed.length >= 2 && removed.every((s) => s.removed), JSON.stringify(history.map((s) => [s.id, s.removed])));
+    assert.doesNotMatch(readFileSync(join(h.home, 'daemon.log'), 'utf8'), /could not remove/);
+    for (const s of removed) {
+      const events: any[] = JSON.parse(await h.ok(['inspect', s.id])).events;
+      assert.deepEqual(events.filter((e) => e.type === 'error'), [], s.id);
+    }
   });
 });

@@ -48,7 +48,8 @@ export function watchSessionEnds(ctx: DaemonContext): SessionEnds {
     if (synced) markLog(ctx, id, synced.logBytes, Date.now(), true);
     forgetMarks(ctx, id);
     releasePrepared(sessionPaths(ctx.paths, id).jobsDir);
-    if (!autoRemove) return;
+    // A restart removes the run it replaces as it ends (restart.ts): nothing is left to remove then.
+    if (!autoRemove || ctx.store.getSession(id)?.removedAt) return;
     const removal = removeSession(ctx, id, false, 0).catch((err) => reportError(ctx, id, `could not remove the session (--rm): ${(err as Error).message}`));
     removals.add(removal);
     void removal.finally(() => removals.delete(removal));
