@@ -44,10 +44,7 @@ export type Activity =
 export type { WorkingReason } from './working-reasons.js';
 
 /** CPU ticks per process and per thread, as one look found them. */
-export interface Ticks {
-  procs: ReadonlyMap<number, number>;
-  threads: ReadonlyMap<number, number>;
-}
+export type Ticks = { procs: ReadonlyMap<number, number>; threads: ReadonlyMap<number, number> };
 
 /** What the previous look saw, and what happened since (kept per session by the caller). */
 export interface Since {
@@ -250,9 +247,8 @@ export function judgeForeground(procs: readonly ProcessSample[], since: Since, s
   const busiest = busiestMember(procs, since);
   const cpu = usedCpu(ticksUsed(procs, since.ticks, verdicts), since.elapsedMs);
   if (owner.has('cpu') || cpu) {
-    const j: Judgement = { activity: { verdict: 'working', reason: 'cpu' }, pid: busiest ?? owner.get('cpu') ?? null };
-    if (since.burst) j.burst = { used: ticksUsed(procs, since.burst, verdicts), running: owner.has('cpu') };
-    return j;
+    const burst = since.burst && { used: ticksUsed(procs, since.burst, verdicts), running: owner.has('cpu') };
+    return { activity: { verdict: 'working', reason: 'cpu' }, pid: busiest ?? owner.get('cpu') ?? null, ...(burst && { burst }) };
   }
   for (const v of RANK) {
     const pid = owner.get(v);
