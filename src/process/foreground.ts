@@ -253,6 +253,13 @@ export function readForeground(shell: number, jobRunning = true, before?: Before
       conversing.push(pid);
     }
   }
+  // The group's last member just ended (or is a zombie) and the shell has yet to take the terminal
+  // back: the shell is what runs, reaps or reads next (a loop between two commands). Judged as the
+  // foreground; not a look the next can stand on. (A shell with no terminal, tpgid -1, has none.)
+  if (procs.length === 0 && pgid > 0) {
+    procs.push({ pid: shell, comm: sh.comm, ticks: ticksOf(sh.fields), threads: threadsOf(shell, sh.fields, reading(shell), undefined) });
+    return { pgid, procs, rchar, conversing, ...base, marks: null };
+  }
   // A socket not yet in the tables may be found listening at the next look: that one reads again.
   const sure = unsureCount() === unsureBefore;
   return { pgid, procs, rchar, conversing, ...base, marks: marking.whole && sure ? marking.marks : null };

@@ -41,3 +41,27 @@ test('a thread that wakes between its stat and its system call is running, never
     tmux('kill-server');
   }
 });
+
+test("a look between two commands of a loop, the group's last member gone and the shell yet to take the terminal back, judges the shell: never an empty group", async (t) => {
+  if (!has('tmux')) return t.skip('tmux is needed');
+  const socket = `amux-fg-gap-${process.pid}`;
+  const tmux = (...args: string[]) => spawnSync('tmux', ['-L', socket, '-f', '/dev/null', ...args], { encoding: 'utf8' });
+  try {
+    assert.equal(tmux('new-session', '-d', '-x', '80', '-y', '24', 'bash --norc --noprofile').status, 0);
+    const shell = Number(tmux('display-message', '-p', '#{pane_pid}').stdout.trim());
+    // A command a thousand times a second: each ends, and the shell takes the terminal back, over and over.
+    tmux('send-keys', 'while :; do /bin/true; done', 'Enter');
+    await until('the loop runs commands', () => readForeground(shell, false)?.procs.find((p) => p.comm === 'true'));
+    // Until the look has landed in that gap 10 times: with the terminal's group gone, it judged the
+    // shell (an empty group was `unknown`, which the screen then decided: `idle` for a silent loop).
+    let gaps = 0;
+    await until('looks in the gap between two commands', () => {
+      const fg = readForeground(shell, false);
+      assert.ok(fg && fg.procs.length > 0, `a look with no process: ${JSON.stringify(fg)}`);
+      if (fg.pgid !== shell && fg.procs.every((p) => p.pid === shell)) gaps++;
+      return gaps >= 10 ? gaps : null;
+    });
+  } finally {
+    tmux('kill-server');
+  }
+});
