@@ -245,9 +245,9 @@ export function judgeForeground(procs: readonly ProcessSample[], since: Since, s
     });
   }
   const busiest = busiestMember(procs, since);
-  const cpu = usedCpu(ticksUsed(procs, since.ticks, verdicts), since.elapsedMs);
-  if (owner.has('cpu') || cpu) {
-    const burst = since.burst && { used: ticksUsed(procs, since.burst, verdicts), running: owner.has('cpu') };
+  const used = ticksUsed(procs, since.ticks, verdicts);
+  if (owner.has('cpu') || usedCpu(used, since.elapsedMs)) {
+    const burst = since.burst && { used: since.burst === since.ticks ? used : ticksUsed(procs, since.burst, verdicts), running: owner.has('cpu') };
     return { activity: { verdict: 'working', reason: 'cpu' }, pid: busiest ?? owner.get('cpu') ?? null, ...(burst && { burst }) };
   }
   for (const v of RANK) {

@@ -14,14 +14,23 @@ async function until<T>(what: string, check: () => T | undefined | null, ms = 30
   }
 }
 
-test('a thread that wakes between its stat and its system call is running, never an unknown wait (yes on a pane)', async (t) => {
-  if (!has('tmux') || !has('yes')) return t.skip('tmux and yes are needed');
-  const socket = `amux-fg-race-${process.pid}`;
+/** Runs `body` with the shell of a fresh tmux pane (bash, no rc files) and a way to type into it; the server ends after, pass or fail. */
+async function onPane(name: string, body: (shell: number, type: (line: string) => void) => Promise<void>): Promise<void> {
+  const socket = `amux-${name}-${process.pid}`;
   const tmux = (...args: string[]) => spawnSync('tmux', ['-L', socket, '-f', '/dev/null', ...args], { encoding: 'utf8' });
   try {
     assert.equal(tmux('new-session', '-d', '-x', '80', '-y', '24', 'bash --norc --noprofile').status, 0);
     const shell = Number(tmux('display-message', '-p', '#{pane_pid}').stdout.trim());
-    tmux('send-keys', 'yes', 'Enter');
+    await body(shell, (line) => tmux('send-keys', line, 'Enter'));
+  } finally {
+    tmux('kill-server');
+  }
+}
+
+test('a thread that wakes between its stat and its system call is running, never an unknown wait (yes on a pane)', async (t) => {
+  if (!has('tmux') || !has('yes')) return t.skip('tmux and yes are needed');
+  await onPane('fg-race', async (shell, type) => {
+    type('yes');
     await until('yes owns the terminal', () => readForeground(shell, true)?.procs.find((p) => p.comm === 'yes'));
     // `yes` alternates between running and its write waiting for tmux: `stat` and `syscall` are two
     // reads, and it often wakes between them (measured: one read in thirty beside a busy tmux).
@@ -37,20 +46,14 @@ test('a thread that wakes between its stat and its system call is running, never
     t.diagnostic(`states seen: ${JSON.stringify(Object.fromEntries(states))}`);
     assert.ok((states.get('S') ?? 0) > 0 && (states.get('R') ?? 0) > 0, 'yes was seen both waiting and running');
     assert.deepEqual(unknown, [], 'a sleeping yes whose wait was not read');
-  } finally {
-    tmux('kill-server');
-  }
+  });
 });
 
 test("a look between two commands of a loop, the group's last member gone and the shell yet to take the terminal back, judges the shell: never an empty group", async (t) => {
   if (!has('tmux')) return t.skip('tmux is needed');
-  const socket = `amux-fg-gap-${process.pid}`;
-  const tmux = (...args: string[]) => spawnSync('tmux', ['-L', socket, '-f', '/dev/null', ...args], { encoding: 'utf8' });
-  try {
-    assert.equal(tmux('new-session', '-d', '-x', '80', '-y', '24', 'bash --norc --noprofile').status, 0);
-    const shell = Number(tmux('display-message', '-p', '#{pane_pid}').stdout.trim());
+  await onPane('fg-gap', async (shell, type) => {
     // A command a thousand times a second: each ends, and the shell takes the terminal back, over and over.
-    tmux('send-keys', 'while :; do /bin/true; done', 'Enter');
+    type('while :; do /bin/true; done');
     await until('the loop runs commands', () => readForeground(shell, false)?.procs.find((p) => p.comm === 'true'));
     // Until the look has landed in that gap 10 times: with the terminal's group gone, it judged the
     // shell (an empty group was `unknown`, which the screen then decided: `idle` for a silent loop).
@@ -61,7 +64,5 @@ test("a look between two commands of a loop, the group's last member gone and th
       if (fg.pgid !== shell && fg.procs.every((p) => p.pid === shell)) gaps++;
       return gaps >= 10 ? gaps : null;
     });
-  } finally {
-    tmux('kill-server');
-  }
+  });
 });

@@ -110,8 +110,8 @@ export class Evidence {
     const baseTicks = base ? { procs: base.procs, threads: base.threads } : null;
     const j = judgeForeground(fg.procs, {
       ticks: baseTicks,
-      // A blip is timed from the look that last measured it, else from the base (ADR 0048 amended).
-      burst: streak?.ticks ?? baseTicks ?? undefined,
+      // At an idle prompt, a blip is timed from the look that last measured it, else from the base (ADR 0048 amended).
+      burst: s.status === 'idle' ? (streak?.ticks ?? baseTicks ?? undefined) : undefined,
       elapsedMs: base ? Math.max(now - base.at, QUICK_MS) : QUICK_MS,
       quietMs: now - conv.quietSince,
       // Asked only when quiet would make it idle: one `ss` for every session (ADR 0048).
